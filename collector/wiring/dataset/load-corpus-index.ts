@@ -18,7 +18,10 @@
  * read as missing.
  *
  * Limits (the file is input from outside): at most 256 MiB (as JSON
- * datasets), UTF-8, at least one id. Every problem names the file and, in
+ * datasets) and 10 million distinct ids (a JavaScript Set holds at most 2^24
+ * entries: past that the run ended in "unexpected error: Set maximum size
+ * exceeded"), UTF-8 (a byte order mark at its start is not part of the first
+ * id), at least one id. Every problem names the file and, in
  * JSON Lines, the line; at most MAX_LISTED_PROBLEMS are listed.
  */
 import { isUtf8 } from "node:buffer";
@@ -38,12 +41,15 @@ const MEBIBYTE = 1024 * 1024;
 /** Largest corpus file read: about three million ids in JSON Lines of 80 bytes a line. */
 export const MAX_CORPUS_BYTES = 256 * MEBIBYTE;
 const MAX_LISTED_PROBLEMS = 10;
+/** Most distinct document ids a corpus file may list: below what a JavaScript Set holds (2^24), with room. */
+export const MAX_CORPUS_DOCUMENT_IDS = 10_000_000;
 
 const FORMATS = "one document id per line (corpus.txt), or JSON Lines with a document_id on each line (corpus.jsonl: {\"document_id\": \"hr_policy_2024\"})";
 const JSON_LINES = [".jsonl", ".ndjson"];
 const REFUSED = [".json", ".yaml", ".yml", ".csv", ".tsv"];
 
-export async function loadCorpusIndex(file: string): Promise<Result<CorpusIndex, string[]>> {
+/** @param maxDocumentIds the most distinct ids taken (MAX_CORPUS_DOCUMENT_IDS; smaller in tests) */
+export async function loadCorpusIndex(file: string, maxDocumentIds = MAX_CORPUS_DOCUMENT_IDS): Promise<Result<CorpusIndex, string[]>> {
   // First whether it can be read at all: a file not there is "not found", whatever its name.
   const readable = await readableFile(file, "corpus file");
   if (!readable.ok) return failure([readable.error]);
@@ -62,19 +68,21 @@ export async function loadCorpusIndex(file: string): Promise<Result<CorpusIndex,
   const documentIds = new Set<string>();
   const problems: string[] = [];
   let problemCount = 0;
-  bytes
-    .toString("utf8")
-    .split("\n")
-    .forEach((line, index) => {
-      if (line.trim() === "") return;
-      const read = jsonLines ? documentIdOfJsonLine(line) : success(line.trim());
-      if (read.ok) {
-        documentIds.add(read.value);
-        return;
-      }
+  // A byte order mark (an editor's UTF-8 "with BOM") is not part of the first line's id or JSON.
+  const lines = bytes.toString("utf8").replace(/^\uFEFF/, "").split("\n");
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const read = jsonLines ? documentIdOfJsonLine(line) : success(line.trim());
+    if (!read.ok) {
       problemCount += 1;
       if (problems.length < MAX_LISTED_PROBLEMS) problems.push(`${file}: line ${index + 1}: ${read.error}`);
-    });
+      continue;
+    }
+    documentIds.add(read.value);
+    if (documentIds.size > maxDocumentIds) {
+      return failure([`${file}: line ${index + 1}: the corpus file lists more than ${maxDocumentIds.toLocaleString("en-US")} distinct document ids, the most a run takes; list each document once (not each chunk), or run the dataset's cases against the part of the corpus they name`]);
+    }
+  }
   if (problemCount > problems.length) problems.push(`${file}: and ${problemCount - problems.length} more line(s) like these`);
   if (problems.length > 0) return failure(problems);
   if (documentIds.size === 0) return failure([`${file}: the corpus file lists no document id, and every gold document would read as missing from the knowledge base; it is ${FORMATS}`]);
