@@ -40,6 +40,40 @@ export function mixedTenantsProblem(runId: string, role: "run" | "baseline run",
   );
 }
 
+/** The tenant values among one repeat's results: repeat 1 is the run id itself, repeat k > 1 the run `<id>.repeat-k`. */
+export interface RepeatTenantCounts {
+  repeat: number;
+  runId: string;
+  counts: readonly RunTenantCount[];
+}
+
+/**
+ * More than one tenant value among the results of a run's repeats together: a repeat another tenant's results alone
+ * carry decides the run as much as one they share (eval --repeat N: the worst repeat decides).
+ */
+export function isMixedOverRepeats(repeats: readonly RepeatTenantCounts[]): boolean {
+  return new Set(repeats.flatMap((item) => item.counts.map((count) => count.tenant))).size > 1;
+}
+
+/** `repeat 1: tenant "globex" 2 results; repeat 2 (run r.repeat-2): tenant "acme" 3 results, tenant "globex" 2 results`. */
+export function describeRepeatTenantCounts(repeats: readonly RepeatTenantCounts[]): string {
+  return repeats.map((item) => `repeat ${item.repeat}${item.repeat === 1 ? "" : ` (run ${item.runId})`}: ${describeTenantCounts(item.counts)}`).join("; ");
+}
+
+/**
+ * Why the operator's gate (no --tenant, no --all-tenants) does not decide on a run of `eval --repeat N`, in one line;
+ * null when the results of all its repeats carry one tenant value. `repeats`: repeat 1 (the run id) first, then
+ * every further repeat the store holds results of. Any tenant's spans may name `<id>.repeat-2` as they may name `<id>`.
+ */
+export function mixedRepeatsProblem(runId: string, repeats: readonly RepeatTenantCounts[]): string | null {
+  if (!isMixedOverRepeats(repeats)) return null;
+  const tenants = new Set(repeats.flatMap((item) => item.counts.map((count) => count.tenant))).size;
+  return (
+    `run "${runId}" and its repeats hold the results of ${tenants} tenants (${describeRepeatTenantCounts(repeats)}): any tenant's spans may name any run id, a repeat's (${runId}.repeat-2) too, and every repeat decides the gate — ` +
+    `gate one tenant's run with --tenant NAME (one of those), or pass --all-tenants to gate on every tenant's results of --run ${runId} and its repeats together`
+  );
+}
+
 /**
  * Why `ragscope eval --baseline` does not run against this baseline, in one line; null when its results carry one
  * tenant value. Refused as the gate refuses it: the baseline decides the regression rules and the comparison, so

@@ -13,7 +13,8 @@
  * count, and another tenant's run reads as not stored.
  * Without --tenant the gate reads every tenant's results of the run id, and any
  * tenant's spans may name any run id: a run (or --baseline) whose results carry
- * more than one tenant value ('' included) is not decided (exit 2,
+ * more than one tenant value ('' included) — over the run and its repeats
+ * (`<id>.repeat-k`) together, since every repeat decides — is not decided (exit 2,
  * experiments/run-tenants.ts) unless `--all-tenants` asks for every tenant's
  * results together. The lineage it reads is that of every tenant's record of
  * the run id (store/clickhouse/run-record-read-order.ts): another tenant's
@@ -42,7 +43,7 @@ import { readSchemaState } from "../../../store/clickhouse/run-migrations.js";
 import { readGateFile } from "../../../dashboards/source/read-gate-file.js";
 import { describeStoredRuns } from "../../../report/unmatched-filters.js";
 import { unfinishedRunProblem } from "../../../experiments/run-completion.js";
-import { describeTenantCounts, isMixed, mixedTenantsProblem } from "../../../experiments/run-tenants.js";
+import { describeRepeatTenantCounts, describeTenantCounts, isMixed, isMixedOverRepeats, mixedRepeatsProblem, mixedTenantsProblem, type RepeatTenantCounts } from "../../../experiments/run-tenants.js";
 import { gateJunitReport } from "../../../experiments/output/experiment-junit.js";
 import type { GateSuiteInput } from "../../../experiments/output/gate-junit-suite.js";
 import { isVetoCase } from "../../../evaluators/gates/veto-cases.js";
@@ -125,8 +126,19 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     const tenantsOf = async (runId: string | undefined) => (scope === "all" && runId !== undefined ? reader.countRunTenants(runId) : []);
     const tenantsOfRun = await tenantsOf(options.run);
     const tenantsOfBaseline = await tenantsOf(options.baseline);
+    // Repeat k > 1 of an eval --repeat N run (<id>.repeat-k) decides with it, and any tenant's spans may name it too:
+    // a repeat 2 another tenant's passing requests shared passed a run its own eval had blocked.
+    const tenantsOfRepeats: RepeatTenantCounts[] = [{ repeat: 1, runId: options.run, counts: tenantsOfRun }];
+    for (let repeat = 2; scope === "all"; repeat += 1) {
+      const runId = repeatRunId(options.run, repeat);
+      const counts = await tenantsOf(runId);
+      if (counts.length === 0) break;
+      tenantsOfRepeats.push({ repeat, runId, counts });
+    }
+    const hasRepeats = tenantsOfRepeats.length > 1;
     if (scope === "all" && options.allTenants !== true) {
-      const mixed = [mixedTenantsProblem(options.run, "run", tenantsOfRun), options.baseline ? mixedTenantsProblem(options.baseline, "baseline run", tenantsOfBaseline) : null].filter((problem) => problem !== null);
+      const runProblem = hasRepeats ? mixedRepeatsProblem(options.run, tenantsOfRepeats) : mixedTenantsProblem(options.run, "run", tenantsOfRun);
+      const mixed = [runProblem, options.baseline ? mixedTenantsProblem(options.baseline, "baseline run", tenantsOfBaseline) : null].filter((problem) => problem !== null);
       if (mixed.length > 0) {
         for (const problem of mixed) output.error(`ragscope gate: ${problem}`);
         await junitWritten({ gate: null, vetoCases: 0, vetoed: [], problems: mixed });
@@ -165,7 +177,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     }
     output.log(formatGate(repeats.length > 0 ? `${options.run} (repeat 1)` : options.run, cases.length, result, cases.map((evaluated) => evaluated.caseResult.quality_status), cases.filter((evaluated) => (evaluated.reviewedBy ?? []).length > 0).length));
     // --all-tenants decided on a mix deliberately: the decision says whose results it counted.
-    for (const [runId, counts] of [[options.run, tenantsOfRun], [options.baseline, tenantsOfBaseline]] as const) {
+    if (scope === "all" && hasRepeats && isMixedOverRepeats(tenantsOfRepeats)) {
+      output.log(`  Note: --all-tenants: run ${options.run} and its repeats counted every tenant's results together: ${describeRepeatTenantCounts(tenantsOfRepeats)}`);
+    }
+    for (const [runId, counts] of [[hasRepeats ? undefined : options.run, tenantsOfRun], [options.baseline, tenantsOfBaseline]] as const) {
       if (runId !== undefined && scope === "all" && isMixed(counts)) output.log(`  Note: --all-tenants: run ${runId} counted every tenant's results together: ${describeTenantCounts(counts)}`);
     }
     const unpaired = baseline === null ? null : describeUnpairedCases(pairCases(cases, baseline), options.baseline!);
