@@ -12,6 +12,30 @@ import { JudgeUsageLedger, withUsageLedger } from "../../../evaluators/judge/jud
 import { buildCase, buildCaseResult } from "../../support/case-results.js";
 import { reply, startFakeChatCompletionsServer, type FakeChatCompletionsServer } from "../../support/fake-chat-completions-server.js";
 
+async function until(condition: () => boolean, what: string): Promise<void> {
+  // Bounds a broken run only; nothing is asserted about how long it took.
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, `never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** An answer the server holds until the test releases it; `released` tells whether it was. */
+function heldAnswer(): { released: Promise<void>; release: () => void; wasReleased: () => boolean } {
+  let resolve: () => void = () => {};
+  let done = false;
+  const released = new Promise<void>((settle) => (resolve = settle));
+  return {
+    released,
+    release: () => {
+      done = true;
+      resolve();
+    },
+    wasReleased: () => done,
+  };
+}
+
 describe("judge cache over a fake OpenAI-compatible server", () => {
   let server: FakeChatCompletionsServer;
   before(async () => {
@@ -102,4 +126,91 @@ describe("judge cache over a fake OpenAI-compatible server", () => {
     assert.deepEqual([first.kind, second.kind], ["grader_error", "pass"]);
     assert.equal(server.requests.length, 2);
   });
+
+  test("a request waiting for another's verdict stops waiting when its own signal aborts; the call goes on for the one that started it", async () => {
+    server.requests.length = 0;
+    const answer = heldAnswer();
+    // Bounds a broken run (the waiter hanging until the answer came) so that it fails instead of hanging.
+    const safety = setTimeout(answer.release, 15_000);
+    const inner = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "k", model: "fake-judge-5", pricing: { inputPer1kTokens: 1, outputPer1kTokens: 2 } });
+    const ledger = new JudgeUsageLedger();
+    const judge = withUsageLedger(new CachedJudge(inner, new LruJudgeCache()), ledger);
+    server.respondWith(() => reply.held(answer.released, reply.json({ score: 3, irrelevant_parts: [], reason: "answers it" }, { promptTokens: 500, completionTokens: 100 })));
+    const evalCase = buildCase({ input: "How fast is a refund?" });
+    const caseResult = buildCaseResult({ output: "Within 7 days." });
+
+    const stopping = new AbortController();
+    const started = judge.judge({ metric: "answer_relevance", caseResult, evalCase });
+    const waiting = judge.judge({ metric: "answer_relevance", caseResult: { ...caseResult, case_result_id: "cr_redelivered" }, evalCase }, stopping.signal);
+    // Both are waiting by the time the call reached the endpoint.
+    await until(() => server.requests.length === 1, "the first request's call reached the endpoint");
+    stopping.abort();
+    const waited = await waiting;
+    assert.equal(answer.wasReleased(), false, "the aborted request answered while the verdict it waited for was still held");
+    clearTimeout(safety);
+    assert.equal(waited.kind, "grader_error");
+    assert.equal(waited.kind === "grader_error" ? waited.errorType : null, "timeout");
+    assert.match(waited.kind === "grader_error" ? waited.message : "", /aborted by the caller/);
+    assert.deepEqual(waited.usage, { inputTokens: 0, outputTokens: 0, cost: 0, calls: 0, cached: false }, "the request that stopped waiting spent nothing");
+
+    answer.release();
+    const outcome = await started;
+    assert.equal(outcome.kind, "pass", "the call went on for the request that started it");
+    assert.equal(outcome.usage.cost, 0.7);
+    assert.equal(server.requests.length, 1);
+    const [totals] = ledger.list();
+    assert.deepEqual([totals!.outcomes, totals!.graderErrors, totals!.calls, totals!.cost], [2, 1, 1, 0.7]);
+  });
+
+  test("the request that started the call may abort: the call goes on for the one still waiting, which reports what it cost", async () => {
+    server.requests.length = 0;
+    const answer = heldAnswer();
+    const inner = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "k", model: "fake-judge-6", pricing: { inputPer1kTokens: 1, outputPer1kTokens: 2 }, retryPolicy: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 60_000 } });
+    const ledger = new JudgeUsageLedger();
+    const judge = withUsageLedger(new CachedJudge(inner, new LruJudgeCache()), ledger);
+    server.respondWith(() => reply.held(answer.released, reply.json({ score: 3, irrelevant_parts: [], reason: "answers it" }, { promptTokens: 500, completionTokens: 100 })));
+    const evalCase = buildCase({ input: "How fast is a refund?" });
+    const caseResult = buildCaseResult({ output: "Within 7 days." });
+
+    const stopping = new AbortController();
+    const started = judge.judge({ metric: "answer_relevance", caseResult, evalCase }, stopping.signal);
+    const waiting = judge.judge({ metric: "answer_relevance", caseResult: { ...caseResult, case_result_id: "cr_redelivered" }, evalCase });
+    await until(() => server.requests.length === 1, "the first request's call reached the endpoint");
+    stopping.abort();
+    const stopped = await started;
+    assert.equal(stopped.kind === "grader_error" ? stopped.errorType : stopped.kind, "timeout");
+    answer.release();
+    const outcome = await waiting;
+    assert.equal(outcome.kind, "pass");
+    assert.equal(server.requests.length, 1, "the call was not aborted and made again: one request");
+    assert.equal(outcome.usage.cached, false, "the request still waiting reports the call's usage, since the one that started it left");
+    assert.equal(outcome.usage.cost, 0.7);
+    const [totals] = ledger.list();
+    assert.deepEqual([totals!.outcomes, totals!.calls, totals!.cost], [2, 1, 0.7], "the call's cost is counted once");
+  });
+
+  test("when every request waiting for a call has aborted, the call is aborted", async () => {
+    server.requests.length = 0;
+    const inner = new OpenAiJudge({ baseUrl: server.baseUrl, apiKey: "k", model: "fake-judge-7", pricing: { inputPer1kTokens: 1, outputPer1kTokens: 2 }, retryPolicy: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 1, deadlineMs: 60_000 } });
+    // The ledger inside the cache sees what the call to the endpoint ended in.
+    const calls = new JudgeUsageLedger();
+    const judge = new CachedJudge(withUsageLedger(inner, calls), new LruJudgeCache());
+    server.respondWith(() => reply.hang());
+    const evalCase = buildCase({ input: "How fast is a refund?" });
+    const caseResult = buildCaseResult({ output: "Within 7 days." });
+
+    const [first, second] = [new AbortController(), new AbortController()];
+    const started = judge.judge({ metric: "answer_relevance", caseResult, evalCase }, first.signal);
+    const waiting = judge.judge({ metric: "answer_relevance", caseResult, evalCase }, second.signal);
+    await until(() => server.requests.length === 1, "the first request's call reached the endpoint");
+    first.abort();
+    second.abort();
+    const outcomes = await Promise.all([started, waiting]);
+    assert.deepEqual(outcomes.map((outcome) => (outcome.kind === "grader_error" ? outcome.errorType : outcome.kind)), ["timeout", "timeout"]);
+    assert.equal(calls.overall().graderErrorsByType.timeout, 1, "the call to the endpoint was aborted");
+    // What the aborted call spent is reported once: by the request that left last.
+    assert.deepEqual(outcomes.map((outcome) => outcome.usage.calls), [0, 1]);
+    assert.equal(server.requests.length, 1);
+  });
 });
+
