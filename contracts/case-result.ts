@@ -59,8 +59,9 @@ export const droppedChunk = z.object({
 });
 
 /**
- * Counts, costs and durations cannot be negative. The collector reads a negative one a span recorded as not available,
- * with a note (collector/04-normalize/negative-values.ts), so the schema rejecting it only guards other writers.
+ * Counts, costs and durations cannot be negative. The collector reads a negative one a span recorded (or one beyond
+ * 2^53 − 1, no measurement) as not available, with a note (collector/04-normalize/out-of-range-values.ts), so the
+ * schema rejecting it only guards other writers.
  */
 export const generationObservation = z.object({
   model: z.string().nullable().default(null),

@@ -1,10 +1,11 @@
 /**
  * The mean of finite numbers, itself always finite.
  *
- * A trace may carry any finite count or cost (a token count of 1e308 is read
- * as sent), so the sum of a run's values can go beyond the largest number
- * while their mean cannot: two requests of 1e308 tokens sum to Infinity but
- * average 1e308. When the plain sum overflows, the mean is taken as the sum
+ * The collector reads no count or cost beyond 2^53 − 1 from a trace
+ * (collector/04-normalize/out-of-range-values.ts), but values written into the
+ * store by other means are any finite numbers, so the sum of a run's values can
+ * go beyond the largest number while their mean cannot: two requests of 1e308
+ * tokens sum to Infinity but average 1e308. When the plain sum overflows, the mean is taken as the sum
  * of each value divided by the count instead (equal up to rounding); when it
  * does not, the plain sum is used, so every ordinary mean keeps its digits.
  */

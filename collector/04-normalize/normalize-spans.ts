@@ -10,7 +10,7 @@ import { findMalformedJson } from "./find-malformed-json.js";
 import { openInferenceMapper } from "./openinference-mapper.js";
 import { openLlmetryMapper } from "./openllmetry-mapper.js";
 import { otelGenAiMapper } from "./otel-genai-mapper.js";
-import { withoutNegativeValues } from "./negative-values.js";
+import { withoutOutOfRangeValues } from "./out-of-range-values.js";
 import { ragscopeMapper } from "./ragscope-mapper.js";
 import type { MappingContext, SpanMapper } from "./span-mapper.js";
 import type { NormalizedSpan } from "./stage-observation.js";
@@ -28,7 +28,7 @@ export function createMapperRegistry(mappers: readonly SpanMapper[] = defaultMap
   return (span, context) => {
     const malformedJson = findMalformedJson(span);
     for (const mapper of mappers) {
-      if (mapper.canMap(span)) return { span, observation: withoutNegativeValues(mapper.map(span, context)), convention: mapper.name, malformedJson };
+      if (mapper.canMap(span)) return { span, observation: withoutOutOfRangeValues(mapper.map(span, context)), convention: mapper.name, malformedJson };
     }
     return { span, observation: { stage: "other" }, convention: "none", malformedJson };
   };

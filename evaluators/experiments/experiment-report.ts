@@ -311,7 +311,7 @@ export function buildExperimentReport(caseResults: readonly CaseResult[], metric
           const note = silent.length > 0 ? `no data in ${silent.join(" and ")}: ${absent!.why}` : "fewer than two observations in an arm";
           return ruled("not_enough_data", { comparison: null, requiredObservations: null, decidedEarly: false, note });
         }
-        // A trace may state any finite cost or count, and a variance squares the values (1e200² is beyond the largest
+        // A stored value may be any finite cost or count (one written by other means than a trace), and a variance squares the values (1e200² is beyond the largest
         // number), which left the t test's degrees of freedom NaN and stopped the report: such a metric is not compared.
         const largest = largestMagnitude([...controlObservations, ...variantObservations].map((item) => item.value));
         if (largest > LARGEST_SQUARABLE) {

@@ -237,11 +237,11 @@ describe("partly readable traces through the embedded collector", () => {
     ]);
   });
 
-  test("token counts whose sum goes beyond the largest number: the request is stored, that sum null with a note", async () => {
+  test("token counts beyond 2^53 − 1: the request is stored, each such count null with a note, the request's sums of them not available", async () => {
     recorder.reset();
     const tracer = trace.getTracer("partly-readable");
-    // One request: two LLM calls of 1e308 input tokens each (the request's input and total sums overflow), the first
-    // also with 1e308 output tokens (its own total, input + output, overflows). Each count alone is read as sent.
+    // One request: two LLM calls of 1e308 input tokens each, the first also with 1e308 output tokens. Read as sent,
+    // they added up beyond the largest number (the request's sums, the first call's total, the dashboards' means).
     tracer.startActiveSpan("overflowing", { attributes: { "openinference.span.kind": "CHAIN", "input.value": "question", "input.mime_type": "text/plain" } }, (root) => {
       // Explicit times: the second call starts after the first, so it is the request's last whatever their span ids.
       const started = Date.now();
@@ -259,17 +259,21 @@ describe("partly readable traces through the embedded collector", () => {
     assert.deepEqual(letters, [], "the request is not dead-lettered");
     assert.equal(results.length, 1, "the request is stored");
     const observation = results[0]!.rag_observation;
-    assert.deepEqual(observation.generation, { model: null, input_tokens: null, output_tokens: 1e308 + 3, total_tokens: null, cost: 0.75, time_to_first_token_ms: null });
+    // The first call's output is left out as well, so the request's output sum is not available: not 3 alone.
+    assert.deepEqual(observation.generation, { model: null, input_tokens: null, output_tokens: null, total_tokens: null, cost: 0.75, time_to_first_token_ms: null });
     const notes = observation.malformed_attributes.filter((note) => note.kind === "unreadable_value");
-    const first = notes.filter((note) => note.span_id === spanIdOf("rag.generate.first"));
-    assert.ok(
-      first.some((note) => note.attribute === "generation.total_tokens" && /sum of the input \(1e\+308\) and output \(1e\+308\) token counts, which goes beyond the largest number/.test(note.error)),
-      JSON.stringify(notes),
-    );
-    const second = notes.filter((note) => note.span_id === spanIdOf("rag.generate.second"));
-    assert.equal(second.length, 1, JSON.stringify(notes));
-    assert.equal(second[0]!.attribute, "generation");
-    assert.match(second[0]!.error, /input_tokens: 1e\+308 \+ 1e\+308 over the request's LLM calls, this one the last/);
-    assert.match(second[0]!.error, /The request's input_tokens is not available \(null\) rather than Infinity/);
+    const valueNotes = (name: string) => notes.filter((note) => note.span_id === spanIdOf(name) && note.attribute !== "generation");
+    const beyond = /^is 1e\+308, beyond 9007199254740991 \(2\^53 − 1\), the most ragscope reads as a token count: no request measures that much/;
+    const first = valueNotes("rag.generate.first");
+    assert.deepEqual(first.map((note) => note.attribute), ["generation.input_tokens", "generation.output_tokens", "generation.total_tokens"], JSON.stringify(notes));
+    assert.match(first[0]!.error, beyond);
+    assert.match(first[1]!.error, beyond);
+    // Its total, derived from the two, is their sum: beyond the largest number.
+    assert.match(first[2]!.error, /sum of the input \(1e\+308\) and output \(1e\+308\) token counts, which goes beyond the largest number/);
+    const second = valueNotes("rag.generate.second");
+    assert.deepEqual(second.map((note) => note.attribute), ["generation.input_tokens", "generation.total_tokens"], JSON.stringify(notes));
+    for (const note of second) assert.match(note.error, beyond);
+    // Each call says its usage is left out of the request's sums.
+    assert.deepEqual(notes.filter((note) => note.attribute === "generation").map((note) => note.span_id), [spanIdOf("rag.generate.first"), spanIdOf("rag.generate.second")]);
   });
 });
