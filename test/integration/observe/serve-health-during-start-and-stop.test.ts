@@ -28,6 +28,9 @@ import { readMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
 import { reserveFreePorts } from "../../support/kafka-free-ports.js";
 import { startServeWithUi } from "../../support/serve-with-ui.js";
+import { eventually as waitUntil } from "../../support/eventually.js";
+
+const eventually = (description: string, condition: () => boolean | Promise<boolean>, timeoutMs = 120_000) => waitUntil(description, condition, timeoutMs);
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -58,14 +61,6 @@ function describeAnswer(answer: Answer): string {
 }
 
 /** Polls (bounded) until `condition` holds; the state polled for is the assertion, not the time it took. */
-async function eventually(description: string, condition: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 interface ServeProcess {
   child: ChildProcess;
   exited: Promise<number | null>;

@@ -20,6 +20,9 @@ import { ABANDONED_LOCK_PREFIX, acquireMigrationLock, MIGRATION_LOCK_TABLE, type
 import { readMigrations, runMigrations } from "../../../store/clickhouse/run-migrations.js";
 import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
 import { queryRows } from "../../support/temporary-store.js";
+import { eventually as waitUntil } from "../../support/eventually.js";
+
+const eventually = (description: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000) => waitUntil(description, condition, timeoutMs);
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ragscope = path.join(projectRoot, "bin/ragscope.js");
@@ -44,14 +47,6 @@ function startMigrate(url: string, database: string): MigrateProcess {
 }
 
 /** Polls (bounded) until `condition` holds. */
-async function eventually(description: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe("the migration lock on a shared ClickHouse server", () => {
   let folder: string;
   let facade: ClickHouseHttpFacade;

@@ -17,6 +17,9 @@ import { describe, test } from "node:test";
 import { runCollectorProcess, type RunningRoles } from "../../../collector/wiring/run/collector-process.js";
 import { settingsSchema } from "../../../collector/wiring/config/settings-schema.js";
 import { reserveFreePorts } from "../../support/kafka-free-ports.js";
+import { eventually as waitUntil } from "../../support/eventually.js";
+
+const eventually = (description: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) => waitUntil(description, condition, timeoutMs, 20);
 
 type Answer = { status: number; body: string } | { refused: string };
 
@@ -30,14 +33,6 @@ async function get(url: string): Promise<Answer> {
 }
 
 /** Polls (bounded) until `condition` holds. */
-async function eventually(description: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function heldPromise(): { promise: Promise<void>; release: () => void } {
   let release: () => void = () => {};
   const promise = new Promise<void>((resolve) => (release = resolve));
