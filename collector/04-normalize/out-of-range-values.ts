@@ -54,6 +54,8 @@ export function withoutOutOfRangeValues(observation: StageObservation): StageObs
         unreadable: [...(observation.unreadable ?? []), ...notes],
       };
     }
+    // An agent span's usage of its calls: a GenAI `invoke_agent` inside the trace (other) or at its top (request).
+    case "request":
     case "other": {
       if (observation.enclosedUsage === undefined) return observation;
       const usage = negativeUsage(observation.enclosedUsage);

@@ -49,7 +49,7 @@ export interface UncountedUsage {
   uncountedUsage?: UsageSum[];
 }
 
-export interface RequestObservation extends UnreadValues {
+export interface RequestObservation extends UnreadValues, UncountedUsage {
   stage: "request";
   query: string | null;
   answer: string | null;

@@ -104,7 +104,7 @@ const AGENT_SPAN = "agent span (it records the usage of the calls it made)";
 /** The usage sums a span leaves out, as its reader said (UncountedUsage in stage-observation.ts). */
 function uncountedUsage(item: NormalizedSpan): readonly UsageSum[] {
   const observation = item.observation;
-  return observation.stage === "generate" || observation.stage === "other" ? (observation.uncountedUsage ?? []) : [];
+  return observation.stage === "generate" || observation.stage === "other" || observation.stage === "request" ? (observation.uncountedUsage ?? []) : [];
 }
 
 /** Why the request's usage sums are not available for a span that leaves its usage out. */
