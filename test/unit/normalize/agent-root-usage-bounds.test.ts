@@ -13,7 +13,7 @@ import { defaultAssemblerOptions } from "../../../collector/05-assemble/trace-as
 import { EvaluationWorker, type EvaluationWorkerOptions } from "../../../collector/07-evaluate/evaluation-worker.js";
 import type { CaseEvaluation } from "../../../evaluators/evaluate-case-result.js";
 import { createDefaultRegistry } from "../../../evaluators/default-registry.js";
-import { pythonSdkTrace } from "../../support/python-evicted-llm-trace.js";
+import { pythonSdkTrace, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
 import { GENAI_REWRITE_CALL } from "../../support/python-evicted-genai-trace.js";
 
 const message = (role: string, text: string) => JSON.stringify([{ role, parts: [{ type: "text", content: text }] }]);
@@ -38,7 +38,7 @@ async function evaluate(otlp: string): Promise<{ written: CaseEvaluation[]; dead
 }
 
 function agentTrace(inputTokens: string, withCall: boolean): string {
-  const root = {
+  const root: PythonSpan = {
     name: "invoke_agent leave_agent",
     attributes: [
       ["gen_ai.operation.name", "invoke_agent"],
