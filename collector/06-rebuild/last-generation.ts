@@ -63,12 +63,19 @@ function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswer
 }
 
 /**
- * Whether a failed span was stopped by its caller rather than failing: its recorded exception is an `AbortError`
- * (what an AbortSignal's abort throws, and what the SDK's AI SDK adapter records when a stream is aborted — a user
- * pressing stop). The answer was cut short by the user, not by a fault: not a failed request.
+ * Whether a failed span was stopped by its caller rather than failing: its recorded exception is an abort — an
+ * AbortSignal's abort throws a DOMException named `AbortError`, which OpenTelemetry JS records by its legacy code,
+ * `20`, Node's own aborts carry the code `ABORT_ERR`, and the SDK records `AbortError` by name (the AI SDK adapter for
+ * a stream stopped by the user). The answer was cut short by the user, not by a fault: not a failed request.
  */
 function cancelledByCaller(span: SpanRecord): boolean {
-  return span.events.some((event) => event.name === "exception" && event.attributes["exception.type"] === "AbortError");
+  return span.events.some((event) => {
+    if (event.name !== "exception") return false;
+    const type = event.attributes["exception.type"];
+    const message = event.attributes["exception.message"];
+    // "20" is any DOMException's code 20 only as OTel writes it; its message says it was an abort ("This operation was aborted").
+    return type === "AbortError" || type === "ABORT_ERR" || (type === "20" && typeof message === "string" && /abort/i.test(message));
+  });
 }
 
 /**
@@ -83,10 +90,14 @@ function failedAnswer(
   byId: ReadonlyMap<string, SpanRecord>,
   requestAnswer: string | null,
 ): SpanRecord | null {
-  let endedLast = generations[0]!;
-  for (const item of generations) if (item.span.endTimeUnixNano >= endedLast.span.endTimeUnixNano) endedLast = item;
-  const failed = endedLast.span;
-  if (failed.status.code !== 2 || cancelledByCaller(failed)) return null;
+  let lastEnd = generations[0]!.span.endTimeUnixNano;
+  for (const item of generations) if (item.span.endTimeUnixNano > lastEnd) lastEnd = item.span.endTimeUnixNano;
+  // Several ending at the same instant (a millisecond clock; a wrapper and the call inside it): one of them that
+  // returned may have given the answer, so none of them decides that the request failed.
+  const endedLast = generations.filter((item) => item.span.endTimeUnixNano === lastEnd);
+  if (endedLast.some((item) => item.span.status.code !== 2)) return null;
+  const failed = endedLast.at(-1)!.span;
+  if (cancelledByCaller(failed)) return null;
   const returned = generations.filter((item) => item.span.status.code !== 2 && item.span.spanId !== failed.spanId);
   if (returned.some((item) => isInside(failed, item.span, byId))) return null;
   if (requestAnswer !== null && returned.some((item) => item.observation.answer === requestAnswer)) return null;

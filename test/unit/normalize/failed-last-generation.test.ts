@@ -81,6 +81,24 @@ describe("a request whose last generation failed", () => {
     aborted.events.push({ name: "exception", timeUnixNano: aborted.endTimeUnixNano, attributes: { "exception.type": "AbortError", "exception.message": "stream aborted" }, body: null });
     const result = rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), aborted]);
     assert.deepEqual([result.status, result.error.type, result.output], ["completed", "none", "Refunds reach the "]);
+    // As OpenTelemetry JS records an AbortSignal's DOMException (by its code, 20) and Node's aborts (ABORT_ERR).
+    for (const [type, message] of [["20", "This operation was aborted"], ["ABORT_ERR", "The operation was aborted"]] as const) {
+      const recorded = span("2", "1", generation(null), 10n, 50n, failure(message));
+      recorded.events.push({ name: "exception", timeUnixNano: recorded.endTimeUnixNano, attributes: { "exception.type": type, "exception.message": message }, body: null });
+      assert.equal(rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), recorded]).status, "completed", type);
+    }
+    // Another DOMException's code 20 that is no abort still fails.
+    const other = span("2", "1", generation(null), 10n, 50n, failure("quota"));
+    other.events.push({ name: "exception", timeUnixNano: other.endTimeUnixNano, attributes: { "exception.type": "20", "exception.message": "quota exceeded" }, body: null });
+    assert.equal(rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), other]).status, "failed");
+  });
+
+  test("a failed generation ending at the same instant as one that returned (a wrapper and its call, a millisecond clock) does not decide", () => {
+    const result = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation(null), 10n, 60n, failure("wrapper failed")), span("3", "2", generation("Within 7 days."), 20n, 60n)]);
+    assert.equal(result.status, "completed");
+    assert.equal(rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation(null), 10n, 70n, failure("wrapper failed")), span("3", "2", generation("Within 7 days."), 20n, 60n)]).status, "failed");
+    // Two calls side by side ending together, the later-started one failing: the other may have answered.
+    assert.equal(rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation("Within 7 days."), 10n, 60n), span("3", "1", generation(null), 20n, 60n, failure("title failed"))]).status, "completed");
   });
 
   test("inside a generation span that returned (an instrumentation's span of the same call around its failed attempt): completed", () => {
