@@ -62,10 +62,24 @@ export class TraceSampler {
    * as a trace the sampler skips for the budget. The stop is said once, as a decision says it.
    */
   admitsQueued(): boolean {
-    if (!(this.options.budget?.exhausted ?? false)) return true;
-    this.stopped(this.exhaustionReason());
+    if (!this.noticeBudget()) return true;
     this.counters.queuedSkippedBudget += 1;
     return false;
+  }
+
+  /**
+   * Whether the spending limit is reached now; says the stop (and counts it) or the resumption when it changed since
+   * the sampler last looked. Looked at by every decision and every queued trace, so a stop or a resumption is said
+   * when the next trace of any kind comes, not when the next one the rate chooses does.
+   */
+  private noticeBudget(): boolean {
+    const exhausted = this.options.budget?.exhausted ?? false;
+    if (exhausted) this.stopped(this.exhaustionReason());
+    else if (this.budgetWasExhausted) {
+      this.budgetWasExhausted = false;
+      this.log("ragscope sampler: judge sampling resumed: spending is below the limit again");
+    }
+    return exhausted;
   }
 
   private exhaustionReason(): string {
@@ -88,18 +102,10 @@ export class TraceSampler {
     const { rate, source } = resolveSampleRate(this.options.rates, { serviceName: observation.service_name, route: observation.route, tenantId: observation.tenant_id });
     const draw = traceSampleDraw(caseResult.trace_id);
     const base = { rate, rateSource: source, draw };
+    const exhausted = this.noticeBudget();
     if (isLateFeedback(caseResult)) {
       this.counters.userEventsOnly += 1;
       return { sampled: false, reason: "user_events_only", forced: [], ...base };
-    }
-    // The stop and the resumption are noticed at every decision, whether or not this trace would be judged: at a low
-    // rate the first trace the rate chooses may come long after the limit was reached (or left), and the line and
-    // ragscope_judge_budget_exhaustions_total would come that late, or a short stop not at all.
-    const exhausted = this.options.budget?.exhausted ?? false;
-    if (exhausted) this.stopped(this.exhaustionReason());
-    else if (this.budgetWasExhausted) {
-      this.budgetWasExhausted = false;
-      this.log("ragscope sampler: judge sampling resumed: spending is below the limit again");
     }
     const forced = forcedReasons(caseResult, evaluationResults);
     // A trace the rate would not choose is not judged whatever the budget: only the ones the limit keeps from the

@@ -223,4 +223,19 @@ describe("deterministic sampling by trace id", () => {
     assert.equal(sampler.counters.skippedBudget, 0);
     assert.equal(sampler.counters.notSampled, 3);
   });
+
+  test("a stop and a resumption seen only by traces already queued are said and counted too", () => {
+    let now = Date.parse("2026-07-08T10:00:00Z");
+    const budget = new JudgeBudget({ limitPerHour: 1, now: () => now });
+    const lines: string[] = [];
+    const sampler = new TraceSampler({ rates: TEN_PERCENT, budget, log: (line) => lines.push(line) });
+    budget.record(1.2);
+    assert.equal(sampler.admitsQueued(), false);
+    now += 60 * 60 * 1000 + 1;
+    assert.equal(sampler.admitsQueued(), true);
+    budget.record(1.2);
+    assert.equal(sampler.admitsQueued(), false);
+    assert.deepEqual(lines.map((line) => /sampling (stopped|resumed)/.exec(line)?.[1]), ["stopped", "resumed", "stopped"]);
+    assert.equal(sampler.counters.budgetExhaustions, 2);
+  });
 });
