@@ -636,7 +636,7 @@
  *   against 548 / 604 µs, peak RSS 1,407 / 1,311 against 1,455 / 1,459 MB.
  *
  * Issue 13, 2026-12-07 (load 1–2 at the start, 6–13 later from other work):
- * - One run of 4,000 traces: 1,926 spans/s at 858 µs a span (event loop
+ * - One run of 4,000 traces: 1,815 spans/s at 858 µs a span (event loop
  *   374). The build of the session before (6851394) against this one, two
  *   --cpu-prof runs of 2,000 traces: the event loop's shares by frame within
  *   ±1.5 points of each other (normalisation 11.2 / 11.4 %, evaluation
