@@ -135,7 +135,7 @@ describe("routing a consumed message", async () => {
     assert.equal(route.spans.length, 3, "the trace's timed spans are assembled");
     assert.deepEqual(route.screened.refused.map((refused) => [refused.reason, refused.spans]), [["zero_time", 2]]);
     const [refused] = route.screened.refused;
-    assert.match(refused!.detail, new RegExp(`^2 span\\(s\\) with a zero \\(unset\\) start or end time \\(trace ${first!.traceId}\\) were not evaluated: OTLP requires both times`));
+    assert.match(refused!.detail, new RegExp(`^2 span\\(s\\) with a zero \\(unset\\) start or end time, or one before 2000 \\(trace ${first!.traceId}\\), were not evaluated: OTLP requires both times, in Unix nanoseconds`));
     const letter = decodeTraceRequest(refused!.value, "protobuf");
     assert.ok(letter.ok);
     assert.deepEqual(toSpanRecords(letter.value).map((span) => span.spanId).sort(), zeroed, "the letter holds exactly the refused spans");
