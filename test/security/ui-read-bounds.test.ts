@@ -24,6 +24,7 @@ import type { UiServer } from "../../ui/ui-server.js";
 import { recordAttack } from "../support/attack-report.js";
 import type { CollectorForTests } from "../support/embedded-collector-for-tests.js";
 import { collectorWithRequests, getAs, uiAt, type SentRequest } from "../support/ui-over-stored-requests.js";
+import { plannedCaseResult } from "../support/stored-requests.js";
 
 const TOKEN = "ui-token-of-the-reviewer-0b3f";
 /** The server's clock: the board reads times up to five years after it. */
@@ -33,10 +34,13 @@ const LATEST = Date.parse("2031-07-08T12:00:00.000Z");
 const FAR_NOW = Date.parse("2100-01-01T00:00:00.000Z");
 const WIDEST_BUCKET_SECONDS = BUCKET_WIDTHS[BUCKET_WIDTHS.length - 1]!;
 
-/** Start times of the stored requests, in OTLP nanoseconds: a sane one and three from broken clocks. */
+/**
+ * Start times of the requests sent, in OTLP nanoseconds: a sane one and two from clocks far ahead. A third broken
+ * clock's request, at the epoch, is written straight into the store (below): the receiver and the Kafka evaluator
+ * refuse spans before 2000, but a store an earlier release wrote may hold one.
+ */
 const SENT: SentRequest[] = [
   ["c0000000000000000000000000000001", "1783500000000000000"], // 2026-07-08T08:40Z
-  ["c0000000000000000000000000000002", "1"], // the epoch
   ["c0000000000000000000000000000003", "9223372036854775000"], // 2262-04-11
   ["c0000000000000000000000000000004", "18446744073709551000"], // 2554-07-21
 ];
@@ -55,6 +59,9 @@ describe("the web UI's read API bounds what one query may ask for", () => {
     // The receiver rejects spans more than an hour ahead of its clock; such times still reach a store through a
     // Collector writing straight to Kafka, or from before that bound. This collector allows them (~630 years).
     collector = await collectorWithRequests(SENT, "bounds-bot", { "receiver.maxFutureSpanSeconds": 20_000_000_000 });
+    const atTheEpoch = plannedCaseResult({ caseResultId: "cr_at_the_epoch", traceId: "c0000000000000000000000000000002", service: "bounds-bot", startedAtMs: 0 });
+    const written = await collector.collector.store.results.write([{ caseResult: atTheEpoch, evaluationResults: [] }]);
+    assert.ok(written.ok, written.ok ? "" : written.error.message);
     const stored = await collector.collector.store.reader.storedSpan();
     // The broken clocks' requests stretch the stored span from the epoch to year 2554.
     assert.equal(stored?.firstMs, 0);
