@@ -52,7 +52,12 @@ export interface RepeatTenantCounts {
  * carry decides the run as much as one they share (eval --repeat N: the worst repeat decides).
  */
 export function isMixedOverRepeats(repeats: readonly RepeatTenantCounts[]): boolean {
-  return new Set(repeats.flatMap((item) => item.counts.map((count) => count.tenant))).size > 1;
+  return tenantsOverRepeats(repeats) > 1;
+}
+
+/** How many tenant values the results of all the repeats carry together. */
+function tenantsOverRepeats(repeats: readonly RepeatTenantCounts[]): number {
+  return new Set(repeats.flatMap((item) => item.counts.map((count) => count.tenant))).size;
 }
 
 /** `repeat 1: tenant "globex" 2 results; repeat 2 (run r.repeat-2): tenant "acme" 3 results, tenant "globex" 2 results`. */
@@ -66,8 +71,8 @@ export function describeRepeatTenantCounts(repeats: readonly RepeatTenantCounts[
  * every further repeat the store holds results of. Any tenant's spans may name `<id>.repeat-2` as they may name `<id>`.
  */
 export function mixedRepeatsProblem(runId: string, repeats: readonly RepeatTenantCounts[]): string | null {
-  if (!isMixedOverRepeats(repeats)) return null;
-  const tenants = new Set(repeats.flatMap((item) => item.counts.map((count) => count.tenant))).size;
+  const tenants = tenantsOverRepeats(repeats);
+  if (tenants <= 1) return null;
   return (
     `run "${runId}" and its repeats hold the results of ${tenants} tenants (${describeRepeatTenantCounts(repeats)}): any tenant's spans may name any run id, a repeat's (${runId}.repeat-2) too, and every repeat decides the gate — ` +
     `gate one tenant's run with --tenant NAME (one of those), or pass --all-tenants to gate on every tenant's results of --run ${runId} and its repeats together`
