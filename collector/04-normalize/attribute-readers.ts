@@ -4,6 +4,7 @@
  * reader accepts the forms seen in the wild and returns null otherwise.
  */
 import type { AttributeValue, Attributes } from "../00-otlp/span-record.js";
+import { flattenedListIndexes } from "./flattened-list-indexes.js";
 
 export function readString(attributes: Attributes, key: string): string | null {
   const value = attributes[key];
@@ -69,19 +70,12 @@ export function readJsonObject(attributes: Attributes, key: string): Record<stri
 
 /**
  * Indexes present under a flattened list prefix: for `retrieval.documents`,
- * the N of every `retrieval.documents.N.…` key, sorted ascending.
+ * the N of every `retrieval.documents.N.…` key, sorted ascending. Found once a
+ * span for all its lists (flattened-list-indexes.ts); the array is shared, not
+ * to be changed.
  */
-export function flattenedIndexes(attributes: Attributes, prefix: string): number[] {
-  const indexes = new Set<number>();
-  const start = `${prefix}.`;
-  for (const key of Object.keys(attributes)) {
-    if (!key.startsWith(start)) continue;
-    const rest = key.slice(start.length);
-    const dot = rest.indexOf(".");
-    const head = dot === -1 ? rest : rest.slice(0, dot);
-    if (/^\d+$/.test(head)) indexes.add(Number(head));
-  }
-  return [...indexes].sort((left, right) => left - right);
+export function flattenedIndexes(attributes: Attributes, prefix: string): readonly number[] {
+  return flattenedListIndexes(attributes, prefix);
 }
 
 /** The indexes a flattened list lacks below its highest, as `indexGaps` counts them. */
