@@ -28,13 +28,25 @@ const sha256Hex: (text: string) => string = typeof hash === "function" ? (text) 
  * (run_id, case_id, case_version), so re-running the same run replaces the
  * earlier results instead of adding to them. Online traffic has no case: one
  * result per trace.
+ *
+ * A result's tenant is part of its id when it has one. Online, only the
+ * authenticated tenant: a trace id is random per request, so two tenants'
+ * requests share one only when a sender copies another's, which a claim does
+ * not prevent anyway. For a run, the tenant its results are stored under —
+ * the authenticated one, else the one its spans claim (`eval --tenant`, a
+ * case's `context.tenant_id`): run ids are chosen by people, two tenants'
+ * runs `release-7` over one dataset named the same (run, case, version), and
+ * the later run's Evaluation Results replaced the earlier's. A result without
+ * a tenant keeps the id of earlier releases, so stores, baselines and replays
+ * of runs without one are unchanged.
  */
-export function caseResultIdFor(linkage: { traceId: string; runId: string; caseId: string; caseVersion: string; authenticatedTenant?: string | null }): string {
-  // With tenants authenticated by the receiver, a result's identity includes its tenant:
-  // one tenant re-sending another's trace id (or run and case ids) makes a result of its own.
-  const scope = linkage.authenticatedTenant ? ["tenant", linkage.authenticatedTenant] : [];
-  if (linkage.runId !== "" && linkage.caseId !== "") return deterministicId("cr", ...scope, "run", linkage.runId, linkage.caseId, linkage.caseVersion);
-  return deterministicId("cr", ...scope, "trace", linkage.traceId);
+export function caseResultIdFor(linkage: { traceId: string; runId: string; caseId: string; caseVersion: string; authenticatedTenant?: string | null; claimedTenant?: string | null }): string {
+  // One tenant sending another's run and case ids, or (authenticated) its trace id, makes a result of its own.
+  if (linkage.runId !== "" && linkage.caseId !== "") {
+    const tenant = linkage.authenticatedTenant || linkage.claimedTenant;
+    return deterministicId("cr", ...(tenant ? ["tenant", tenant] : []), "run", linkage.runId, linkage.caseId, linkage.caseVersion);
+  }
+  return deterministicId("cr", ...(linkage.authenticatedTenant ? ["tenant", linkage.authenticatedTenant] : []), "trace", linkage.traceId);
 }
 
 export function evaluationResultIdFor(caseResultId: string, evaluatorId: string, evaluatorVersion: string): string {

@@ -255,7 +255,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const conventions = [...new Set(normalized.map((item) => item.convention).filter((name) => name !== "none"))].sort();
 
   return {
-    case_result_id: caseResultIdFor({ traceId: trace.traceId, runId: linkage?.runId ?? "", caseId: linkage?.caseId ?? "", caseVersion: linkage?.caseVersion ?? "", authenticatedTenant: identifiers.authenticatedTenant }),
+    case_result_id: caseResultIdFor({ traceId: trace.traceId, runId: linkage?.runId ?? "", caseId: linkage?.caseId ?? "", caseVersion: linkage?.caseVersion ?? "", authenticatedTenant: identifiers.authenticatedTenant, claimedTenant: linkage?.tenantId ?? null }),
     run_id: linkage?.runId ?? "",
     case_id: linkage?.caseId ?? "",
     case_version: linkage?.caseVersion ?? "",

@@ -13,6 +13,7 @@ CASES = [
     ("cr", ["trace", "0af7651916cd43dd8448eb211c80319c"]),
     ("cr", ["run", "run-2026-12-01", "case-17", "v3"]),
     ("cr", ["tenant", "acme", "trace", "0af7651916cd43dd8448eb211c80319c"]),
+    ("cr", ["tenant", "acme", "run", "run-2026-12-01", "case-17", "v3"]),
     ("er", ["cr_5f2b8c0e2a9d4c1b8e7f6a5d4c3b2a19", "context_precision", "1.2.0"]),
     ("er", ["ab", "c"]),
     ("er", ["a", "bc"]),

@@ -37,3 +37,18 @@ test("the case and evaluation result ids are the recorded ones", () => {
   );
   assert.equal(evaluationResultIdFor("cr_5f2b8c0e2a9d4c1b8e7f6a5d4c3b2a19", "context_precision", "1.2.0"), find("er", ["cr_5f2b8c0e2a9d4c1b8e7f6a5d4c3b2a19", "context_precision", "1.2.0"]));
 });
+
+test("a run's result id includes the tenant its spans claim; without one, and for online traffic, the id is the earlier releases'", () => {
+  const find = (prefix: string, parts: string[]) => recorded.find((entry) => entry.prefix === prefix && JSON.stringify(entry.parts) === JSON.stringify(parts))!.id;
+  const run = { traceId: "t", runId: "run-2026-12-01", caseId: "case-17", caseVersion: "v3" };
+  const withoutTenant = find("cr", ["run", "run-2026-12-01", "case-17", "v3"]);
+  // Two tenants' runs of one id over one dataset: one result each, never one replacing the other.
+  assert.equal(caseResultIdFor({ ...run, claimedTenant: "acme" }), find("cr", ["tenant", "acme", "run", "run-2026-12-01", "case-17", "v3"]));
+  assert.notEqual(caseResultIdFor({ ...run, claimedTenant: "acme" }), caseResultIdFor({ ...run, claimedTenant: "globex" }));
+  // The tenant the result is stored under: the credential's, whatever the span claims.
+  assert.equal(caseResultIdFor({ ...run, authenticatedTenant: "acme", claimedTenant: "globex" }), caseResultIdFor({ ...run, claimedTenant: "acme" }));
+  for (const claimedTenant of [undefined, null, ""]) assert.equal(caseResultIdFor({ ...run, claimedTenant }), withoutTenant, `claimed tenant ${JSON.stringify(claimedTenant)}`);
+  // Online traffic keys by trace id, which two tenants share only by copying: a claim leaves its id as stored before.
+  const trace = { traceId: "0af7651916cd43dd8448eb211c80319c", runId: "", caseId: "", caseVersion: "" };
+  assert.equal(caseResultIdFor({ ...trace, claimedTenant: "acme" }), find("cr", ["trace", "0af7651916cd43dd8448eb211c80319c"]));
+});
