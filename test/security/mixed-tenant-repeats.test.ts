@@ -6,7 +6,9 @@
  * (two slow ones) — globex's own eval blocked it — and tenant acme's three fast requests naming
  * "globex-release-50.repeat-2" made repeat 2's median theirs: the operator's gate passed globex's release (exit 0).
  * And a repeat of a run that had none, only acme's requests naming "globex-release-51.repeat-2", decided globex's
- * run: acme's slow request blocked a release globex's results pass.
+ * run: acme's slow request blocked a release globex's results pass. And acme's lineage "running" for
+ * "globex-release-52.repeat-2" stopped the operator's gate of globex's run without the way past it that the same
+ * record of the run id itself is told with (--tenant).
  *
  * As a user meets it: `ragscope serve` runs as a child process with an ingest token per tenant; globex and acme send
  * their requests; once serve stops, the built CLI runs `gate` on the same data folder.
@@ -14,7 +16,8 @@
  * Expected (README, gate; SECURITY.md, Tenants): the unscoped gate on a run whose repeats' results carry more than
  * one tenant value — within a repeat, or between repeats — exits 2 naming each repeat's tenants and counts and the
  * two ways on; `--tenant globex` gates globex's results of every repeat only (repeat 2 fails: exit 1; run 51 passes:
- * exit 0); `--all-tenants` decides on the mix deliberately and says whose results each repeat counted.
+ * exit 0); `--all-tenants` decides on the mix deliberately and says whose results each repeat counted. Another
+ * tenant's unfinished record of a repeat stops the unscoped gate (exit 2) advising --tenant, which decides.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -38,6 +41,8 @@ const OPERATOR = "ui-token-of-the-operator-mixed-repeats-71b9";
 const FLAKY_RUN = "globex-release-50";
 /** Globex's run of one repeat; acme's request names a repeat 2 it never had. */
 const SINGLE_RUN = "globex-release-51";
+/** Globex's run of one repeat; acme records lineage "running" for a repeat 2 it never had. */
+const LINEAGE_REPEAT_RUN = "globex-release-52";
 
 const SLOW_MS = 5_000;
 const FAST_MS = 10;
@@ -57,6 +62,8 @@ const SENT: readonly Sent[] = [
   { traceId: "d5000000000000000000000000000004", token: INGEST_GLOBEX, runId: `${FLAKY_RUN}.repeat-2`, durationMs: SLOW_MS },
   { traceId: "d5000000000000000000000000000005", token: INGEST_GLOBEX, runId: SINGLE_RUN, durationMs: FAST_MS },
   { traceId: "d5000000000000000000000000000006", token: INGEST_GLOBEX, runId: SINGLE_RUN, durationMs: FAST_MS },
+  { traceId: "d5000000000000000000000000000007", token: INGEST_GLOBEX, runId: LINEAGE_REPEAT_RUN, durationMs: FAST_MS },
+  { traceId: "d5000000000000000000000000000008", token: INGEST_GLOBEX, runId: LINEAGE_REPEAT_RUN, durationMs: FAST_MS },
   { traceId: "a5000000000000000000000000000001", token: INGEST_ACME, runId: `${FLAKY_RUN}.repeat-2`, durationMs: FAST_MS },
   { traceId: "a5000000000000000000000000000002", token: INGEST_ACME, runId: `${FLAKY_RUN}.repeat-2`, durationMs: FAST_MS },
   { traceId: "a5000000000000000000000000000003", token: INGEST_ACME, runId: `${FLAKY_RUN}.repeat-2`, durationMs: FAST_MS },
@@ -87,6 +94,12 @@ describe("the repeats of a run are gated on one tenant's results, as the run its
     await writeFile(gates, 'performance:\n  p50_latency_ms: "<= 1000"\n');
     serve = await startTwoTenantServe(dataDir, { ingestAcme: INGEST_ACME, ingestGlobex: INGEST_GLOBEX, alice: ALICE, bob: BOB, operator: OPERATOR });
     for (const sent of SENT) await sendAsTenant(serve, sent.token, otlp(sent));
+    const recorded = await fetch(`${serve.uiUrl}/api/runs/${LINEAGE_REPEAT_RUN}.repeat-2/lineage`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${ALICE}`, "content-type": "application/json" },
+      body: JSON.stringify({ run_id: `${LINEAGE_REPEAT_RUN}.repeat-2`, started_at: "2026-01-02T00:00:00.000Z", completion: { status: "running", planned_cases: 100, stored_cases: null } }),
+    });
+    assert.equal(recorded.status, 200, await recorded.text());
     // Polled (bounded) until every request sent is stored, as the operator's list shows them.
     await listedOnceStored(serve, listsTraces(SENT.map((sent) => sent.traceId)), { token: OPERATOR });
     await serve.stop();
@@ -129,5 +142,18 @@ describe("the repeats of a run are gated on one tenant's results, as the run its
     assert.match(globex.stdout, /Release gate for run globex-release-51 \(2 cases\): PASSED/);
     assert.doesNotMatch(globex.stdout, /repeat/, "acme's repeat 2 is not globex's");
     recordAttack({ attack: "tenant A's request names a repeat 2 (<run>.repeat-2) that tenant B's run never had, to block the operator's gate of B's run", outcome: "the unscoped gate exits 2 naming the repeat's tenant; --tenant B decides on B's run alone" });
+  });
+
+  test("another tenant's 'running' lineage of a repeat's id stops the unscoped gate, saying how to gate the tenant's own run, as for the run id itself; --tenant globex decides on globex's run", async () => {
+    const stopped = await gate("--run", LINEAGE_REPEAT_RUN);
+    assert.equal(stopped.status, 2, stopped.stdout + stopped.stderr);
+    assert.match(
+      stopped.stderr,
+      /run globex-release-52\.repeat-2 has not finished: .*\(repeat 2 of run globex-release-52: every repeat decides; read from any tenant's lineage of run id globex-release-52\.repeat-2; to gate one tenant's run on its own record, add --tenant NAME\)/,
+    );
+    const globex = await gate("--run", LINEAGE_REPEAT_RUN, "--tenant", "globex");
+    assert.equal(globex.status, 0, globex.stdout + globex.stderr);
+    assert.match(globex.stdout, /Release gate for run globex-release-52 \(2 cases\): PASSED/);
+    recordAttack({ attack: "tenant A records lineage 'running' for repeat 2 (<run>.repeat-2) of tenant B's run, to stop the operator's gate of B's run", outcome: "the unscoped gate exits 2 and says to gate B's run with --tenant; --tenant B decides on B's own record" });
   });
 });

@@ -33,6 +33,7 @@ import { describeUnpairedCases, pairCases } from "../../../evaluators/aggregate/
 import { packageFiles } from "../config/package-files.js";
 import { openClickHouseStore } from "../../../store/clickhouse/clickhouse-store.js";
 import { describeScope } from "../../../store/ports/tenant-scope.js";
+import type { RunTenantCount } from "../../../store/ports/run-reader.js";
 // A measured value keeps two significant digits where four decimals would write it as 0 (a cost of 0.00002), as eval and the report print it.
 import { measuredNumber } from "../../../report/format-value.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
@@ -149,11 +150,13 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     // An eval stopped or killed part-way: its cases are not the dataset's, so there is no decision to make on them —
     // said before "no stored results", since an eval killed before its first case was stored holds none yet.
     const unfinished = unfinishedRunProblem(options.run, await reader.readRun(options.run), cases.length);
+    // The reader of every tenant reads any tenant's record of a run id, the unfinished one first: the way past another
+    // tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant).
+    const anyTenantsRecord = (runId: string, counts: readonly RunTenantCount[]) =>
+      scope === "all" && counts.every((count) => count.tenant !== "") ? `read from any tenant's lineage of run id ${runId}; to gate one tenant's run on its own record, add --tenant NAME` : null;
     if (unfinished !== null) {
-      // The reader of every tenant reads any tenant's record of the run id, the unfinished one first: the way past
-      // another tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant).
-      const anyTenantsRecord = scope === "all" && tenantsOfRun.every((count) => count.tenant !== "");
-      return await undecided(anyTenantsRecord ? `${unfinished} (read from any tenant's lineage of run id ${options.run}; to gate one tenant's run on its own record, add --tenant NAME)` : unfinished);
+      const hint = anyTenantsRecord(options.run, tenantsOfRun);
+      return await undecided(hint === null ? unfinished : `${unfinished} (${hint})`);
     }
     if (cases.length === 0) {
       return await undecided(`run "${options.run}" has no stored results${scope === "all" ? "" : ` of ${describeScope(scope)}`} in ${store.describe()}; check the run id (ragscope eval and ragscope demo print it) or --data-dir (${await describeStoredRuns(store.scoped(scope).traces)})`);
@@ -171,7 +174,11 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       const runId = repeatRunId(options.run, repeat);
       const repeatCases = await reader.loadRunCases(runId);
       const unfinishedRepeat = unfinishedRunProblem(runId, await reader.readRun(runId), repeatCases.length);
-      if (unfinishedRepeat !== null) return await undecided(`${unfinishedRepeat} (repeat ${repeat} of run ${options.run}: every repeat decides)`);
+      if (unfinishedRepeat !== null) {
+        // As for the run itself: another tenant's record of the repeat's id stops it, and --tenant reads the run's own.
+        const hint = anyTenantsRecord(runId, tenantsOfRepeats.find((item) => item.repeat === repeat)?.counts ?? []);
+        return await undecided(`${unfinishedRepeat} (repeat ${repeat} of run ${options.run}: every repeat decides${hint === null ? "" : `; ${hint}`})`);
+      }
       if (repeatCases.length === 0) break;
       repeats.push({ repeat, runId, cases: repeatCases });
     }
