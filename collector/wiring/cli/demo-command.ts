@@ -28,6 +28,7 @@ import type { RunSummary } from "../../../store/ports/run-reader.js";
 import { onlineStageFactory } from "../online/online-stage-factory.js";
 import { startEmbeddedCollector } from "../run/embedded-collector.js";
 import { reportInvalidSettings, settingsForCommand, type SettingsRequest } from "./command-settings.js";
+import { resultsKeyedWithoutTenant } from "./results-keyed-without-tenant.js";
 
 export const defaultDemoDataset = packageFiles.demoDataset;
 
@@ -78,6 +79,16 @@ export async function runDemo(options: DemoOptions, request: SettingsRequest, ou
   const collector = await startEmbeddedCollector(config, { online: online.online });
   const storedIn = collector.store.describe();
   try {
+    const earlier = await resultsKeyedWithoutTenant(collector.store.traces, runId, dataset.cases);
+    if (earlier.length > 0) {
+      const named = earlier.length <= 3 ? earlier.join(", ") : `${earlier.slice(0, 3).join(", ")} and ${earlier.length - 3} more`;
+      output.error(
+        `ragscope demo: ${storedIn} holds run ${runId} as an earlier release stored it (${earlier.length} case${earlier.length === 1 ? "" : "s"}: ${named}): ` +
+          "its results' ids leave out their tenant, which this release's include, so running it again would store each case beside its earlier result and count it twice. " +
+          "Give --run-id a new run id, or --data-dir a new folder",
+      );
+      return null;
+    }
     await collector.store.cases.put(dataset.cases);
     await collector.store.runs.record({
       run_id: runId,
