@@ -32,6 +32,7 @@
  * (experiments/run-completion.ts) — recorded as "running" before the first
  * case, so an eval killed outright leaves a run that says it did not finish.
  */
+import { caseGoldEvidence } from "../evaluators/evidence/case-gold-evidence.js";
 import { setupRagscope } from "../instrumentation/setup.js";
 import type { EvalCase } from "../contracts/eval-case.js";
 import { identifierProblem } from "../contracts/identifiers.js";
@@ -486,7 +487,8 @@ async function corpusOrThrow(file: string): Promise<CorpusIndex> {
  * form than the dataset's gold evidence (a path for a name, another prefix).
  */
 function corpusNote(corpus: CorpusIndex, cases: readonly EvalCase[]): string {
-  const gold = new Set(cases.flatMap((item) => item.gold_evidence.filter((evidence) => evidence.relevance >= 1).map((evidence) => evidence.document_id)));
+  // Through caseGoldEvidence, as the root-cause procedure reads them: a case naming relevant documents only has them as its gold.
+  const gold = new Set(cases.flatMap((item) => caseGoldEvidence(item).evidence.filter((evidence) => evidence.relevance >= 1).map((evidence) => evidence.document_id)));
   const absent = [...gold].filter((documentId) => !corpus.documentIds.has(documentId)).sort();
   const head = `--corpus ${corpus.file}: ${corpus.documentIds.size} document id(s)`;
   if (gold.size === 0) return `${head}; no case run names gold evidence, so none can be DATA_MISSING`;

@@ -7,6 +7,7 @@
  */
 import { createDefaultRegistry } from "../default-registry.js";
 import type { Evaluator } from "../evaluator.js";
+import { caseGoldEvidence } from "../evidence/case-gold-evidence.js";
 import { metricValueOf, type EvaluatedCase } from "../aggregate/evaluated-case.js";
 
 let registry: ReturnType<typeof createDefaultRegistry> | undefined;
@@ -18,10 +19,17 @@ function readsRetrieval(evaluator: Evaluator | undefined): boolean {
 
 export function casesWithoutRecordedRetrieval(cases: readonly EvaluatedCase[], metric: string): EvaluatedCase[] {
   registry ??= createDefaultRegistry();
-  if (!readsRetrieval(registry.ownerOf(metric))) return [];
+  const owner = registry.ownerOf(metric);
+  if (!readsRetrieval(owner)) return [];
+  // A case naming relevant documents only is measured by the retrieval metrics alone (case-gold-evidence.ts): a
+  // context metric would not have measured it with a retrieval either.
+  const measurable = (evaluated: EvaluatedCase) => {
+    const gold = caseGoldEvidence(evaluated.evalCase ?? null);
+    return gold.evidence.length > 0 && (!gold.documentsOnly || owner!.layer === "retrieval");
+  };
   return cases.filter(
     (evaluated) =>
-      (evaluated.evalCase?.gold_evidence.length ?? 0) > 0 &&
+      measurable(evaluated) &&
       evaluated.caseResult.execution_status === "completed" &&
       evaluated.caseResult.rag_observation.retrieved_chunks === null &&
       metricValueOf(evaluated, metric) === null,

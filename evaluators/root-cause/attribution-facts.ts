@@ -7,6 +7,7 @@
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
 import type { EvalCase, GoldEvidence } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { caseGoldEvidence, unmatchedDocumentsReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions, type EvidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { firstCoveredRank } from "../evidence/evidence-ranking.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
@@ -57,7 +58,7 @@ export interface AttributionFacts {
   caseResult: CaseResult;
   evalCase: EvalCase | null;
   options: AttributionOptions;
-  /** Gold evidence with relevance >= 1. */
+  /** Gold evidence with relevance >= 1 (a case's relevant documents when it names documents only: case-gold-evidence.ts). */
   gold: GoldTrail[];
   retrieved: RetrievedChunk[] | null;
   preRerank: RetrievedChunk[] | null;
@@ -99,9 +100,14 @@ export function layerOf(evaluatorId: string): EvaluatorLayer {
 export function gatherFacts(caseResult: CaseResult, evalCase: EvalCase | null, evaluationResults: readonly EvaluationResult[], options: AttributionOptions = {}): AttributionFacts {
   const observation = caseResult.rag_observation;
   const results = evaluationResults.filter((result) => result.evaluator_id !== ROOT_CAUSE_EVALUATOR_ID && result.case_result_id === caseResult.case_result_id);
-  const relevant = (evalCase?.gold_evidence ?? []).map((evidence, index) => ({ evidence, index })).filter((entry) => entry.evidence.relevance >= 1);
+  // A case naming relevant documents only has document-level trails (case-gold-evidence.ts) — none when a ranking
+  // carries no document ids to place them by: a document "not retrieved" there would be a RETRIEVAL_MISS not seen.
+  const caseGold = caseGoldEvidence(evalCase);
+  const placeable = [observation.retrieved_chunks, observation.pre_rerank_chunks].every((chunks) => chunks === null || unmatchedDocumentsReason(caseGold, chunks) === null);
+  const relevant = (placeable ? caseGold.evidence : []).map((evidence, index) => ({ evidence, index })).filter((entry) => entry.evidence.relevance >= 1);
   const coverageOptions: EvidenceCoverageOptions = evidenceCoverageOptions(evalCase);
-  const coverage = evalCase ? coverageOfEachEvidence(caseResult, evalCase, relevant.map((entry) => entry.evidence)) : [];
+  // Whether a document's evidence reached the context is not known (which of its chunks holds it is not): null, as for a trace without a context.
+  const coverage = evalCase && !caseGold.documentsOnly ? coverageOfEachEvidence(caseResult, evalCase, relevant.map((entry) => entry.evidence)) : [];
   const gold = relevant.map(({ evidence, index }, position): GoldTrail => ({
     index,
     evidence,

@@ -14,6 +14,7 @@
  * invalid one (the seed asks whether each cited document exists, §五.5).
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { chunksHoldingEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
@@ -67,7 +68,7 @@ export const citationAccuracyEvaluator: Evaluator = {
     const validity: MetricValue = packed === null ? notApplicable("the trace did not record which chunks were packed") : applicable(inContext.filter(Boolean).length / citations.length);
     let accuracy: MetricValue;
     if (!evalCase) accuracy = notApplicable("the trace is not linked to an Eval Case");
-    else if (gold.length === 0) accuracy = notApplicable("the case has no gold evidence");
+    else if (gold.length === 0) accuracy = notApplicable(needsEvidenceReason(caseGoldEvidence(evalCase), "citation accuracy (whether a cited chunk holds it)"));
     else if (packed === null) accuracy = notApplicable("the trace did not record which chunks were packed");
     else accuracy = applicable(citations.filter((_, index) => inContext[index] && holdsEvidence[index]).length / citations.length);
 

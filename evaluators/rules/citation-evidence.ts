@@ -19,6 +19,7 @@
  */
 import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
@@ -59,7 +60,7 @@ export const citationEvidenceEvaluator: Evaluator = {
     const cited = citedChunks(caseResult);
     const gold = (evalCase?.gold_evidence ?? []).filter((evidence) => evidence.relevance >= 1);
     const abstained = caseResult.rag_observation.abstained === true;
-    const missing = cited === null ? "the trace recorded no citation stage" : !evalCase ? "the trace is not linked to an Eval Case" : gold.length === 0 ? "the case has no gold evidence" : cited.length === 0 && abstained ? "the answer abstained" : null;
+    const missing = cited === null ? "the trace recorded no citation stage" : !evalCase ? "the trace is not linked to an Eval Case" : gold.length === 0 ? needsEvidenceReason(caseGoldEvidence(evalCase), "citation precision and recall (whether a cited chunk holds it)") : cited.length === 0 && abstained ? "the answer abstained" : null;
     if (missing !== null || cited === null) {
       const value = notApplicable(missing ?? "");
       return { values: { citation_precision: value, citation_recall: value }, reason: `not applicable: ${missing}`, evidence: [] };

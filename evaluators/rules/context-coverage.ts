@@ -16,6 +16,7 @@
  * (repeatedPackedChunk below), as trec_eval's set_P refuses it.
  */
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { coverEvidenceWith } from "../evidence/evidence-set-coverage.js";
 import { matchByText } from "../evidence/match-evidence.js";
@@ -66,7 +67,8 @@ export const contextCoverageEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     if (!evalCase) return allNotApplicable("the trace is not linked to an Eval Case");
     const gold = evalCase.gold_evidence;
-    if (gold.length === 0) return allNotApplicable("the case has no gold evidence");
+    // A case naming relevant documents only is not scored: a chunk of the document in the prompt does not show the evidence is (case-gold-evidence.ts).
+    if (gold.length === 0) return allNotApplicable(needsEvidenceReason(caseGoldEvidence(evalCase), "context recall (which chunk or text of the document reached the prompt)"));
     const contextText = caseResult.rag_observation.context;
     const packed = packedChunks(caseResult);
     if (packed === null && contextText === null) return allNotApplicable("the trace recorded no context");

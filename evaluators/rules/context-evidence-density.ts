@@ -22,6 +22,7 @@
 import { chunkLabel, type CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -46,7 +47,7 @@ export function evidenceDensity(caseResult: CaseResult, evalCase: EvalCase | nul
   const none = (reason: string): EvidenceDensity => ({ value: notApplicable(reason), evidenceChunkIds: [], evidenceTokens: 0, contextTokens: 0, cutChunks: [] });
   if (!evalCase) return none("the trace is not linked to an Eval Case");
   const gold = evalCase.gold_evidence;
-  if (gold.length === 0) return none("the case has no gold evidence");
+  if (gold.length === 0) return none(needsEvidenceReason(caseGoldEvidence(evalCase), "evidence density (the prompt tokens that hold it)"));
   const packed = packedChunks(caseResult);
   if (packed === null) return none("the trace did not record which chunks were packed");
   const withoutText = packed.filter((chunk) => chunk.text === null);

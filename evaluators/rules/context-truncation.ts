@@ -18,6 +18,7 @@
 import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { applicable, notApplicable } from "../metric-value.js";
@@ -92,7 +93,12 @@ export const contextTruncationEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     const findings = evalCase ? findTruncatedEvidence(caseResult, evalCase) : null;
     if (findings === null) {
-      const reason = !evalCase ? "the trace is not linked to an Eval Case" : "no gold evidence, or the trace recorded no retrieval or no context";
+      const documentsOnly = evalCase !== null && evalCase.gold_evidence.length === 0 && caseGoldEvidence(evalCase).documentsOnly;
+      const reason = !evalCase
+        ? "the trace is not linked to an Eval Case"
+        : documentsOnly
+          ? needsEvidenceReason(caseGoldEvidence(evalCase), "truncation (whether the chunk holding it was dropped or cut)")
+          : "no gold evidence, or the trace recorded no retrieval or no context";
       const value = notApplicable(reason);
       return { values: { evidence_truncated: value, evidence_truncated_rate: value }, reason: `not applicable: ${reason}`, evidence: [] };
     }

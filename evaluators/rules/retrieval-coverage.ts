@@ -18,10 +18,18 @@
  * cross_document_recall: gold documents with at least one piece of evidence
  *   covered enough by the whole ranking / gold documents (跨文档召回率).
  *   Applies only when the gold evidence spans two documents or more.
+ *
+ * A case that names relevant documents only (evidence/case-gold-evidence.ts)
+ * is scored per document — document_hit_at_k, first_evidence_rank (the rank
+ * of the first chunk of a relevant document) and cross_document_recall are
+ * questions about documents — except relevant_chunks: which of a document's
+ * chunks hold the evidence is not known, so it is not applicable, not a count
+ * of every chunk of the document.
  */
 import { chunkLabel, type RetrievedChunk } from "../../contracts/case-result.js";
 import type { GoldEvidence } from "../../contracts/eval-case.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, needsEvidenceReason, NO_GOLD_EVIDENCE_REASON, unmatchedDocumentsReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions, type EvidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { rankEvidence } from "../evidence/evidence-ranking.js";
 import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-coverage.js";
@@ -64,7 +72,8 @@ export const retrievalCoverageEvaluator: Evaluator = {
   id: "retrieval.coverage",
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   // 3: evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
-  version: "3",
+  // 4: a case that names relevant documents only is scored per document (evidence/case-gold-evidence.ts).
+  version: "4",
   layer: "retrieval",
   description: "Document hit, first evidence rank, relevant chunk count and cross-document recall of the recorded ranking",
   requires: ["case", "gold_evidence"],
@@ -73,8 +82,15 @@ export const retrievalCoverageEvaluator: Evaluator = {
   metrics,
   evaluate({ caseResult, evalCase }) {
     const chunks = caseResult.rag_observation.retrieved_chunks;
-    const gold = (evalCase?.gold_evidence ?? []).filter((evidence) => evidence.relevance >= 1);
-    const missing = !evalCase ? "the trace is not linked to an Eval Case" : gold.length === 0 ? "the case has no relevant gold evidence" : chunks === null ? "the trace recorded no retrieval" : null;
+    const caseGold = caseGoldEvidence(evalCase);
+    const gold = caseGold.evidence.filter((evidence) => evidence.relevance >= 1);
+    const missing = !evalCase
+      ? "the trace is not linked to an Eval Case"
+      : gold.length === 0
+        ? caseGold.evidence.length === 0 ? NO_GOLD_EVIDENCE_REASON : "the case has no relevant gold evidence"
+        : chunks === null
+          ? "the trace recorded no retrieval"
+          : unmatchedDocumentsReason(caseGold, chunks);
     if (missing !== null || chunks === null) {
       const value = notApplicable(missing ?? "");
       return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
@@ -91,7 +107,7 @@ export const retrievalCoverageEvaluator: Evaluator = {
     const values: Record<string, MetricValue> = {
       document_hit_at_k: applicable(documentHits.length > 0 ? 1 : 0),
       first_evidence_rank: firstRank.evaluate(ranking.items, ranking.judgments).firstRelevantRank,
-      relevant_chunks: applicable(relevant.length),
+      relevant_chunks: caseGold.documentsOnly ? notApplicable(needsEvidenceReason(caseGold, "counting the chunks that hold it")) : applicable(relevant.length),
       cross_document_recall: cross.value,
     };
     // With a rerank these read the reranked list: the reason says so, so it is never read as the retriever's.
@@ -99,7 +115,7 @@ export const retrievalCoverageEvaluator: Evaluator = {
     const firstRankText = values.first_evidence_rank!.applicable ? `; the first at rank ${values.first_evidence_rank!.value}${list}` : "";
     const parts = [
       documentHits.length > 0 ? `a gold document in the top ${DOCUMENT_HIT_K}${list} (${documentHits.map(chunkLabel).join(", ")})` : `no gold document in the top ${DOCUMENT_HIT_K}${list}`,
-      `${relevant.length} retrieved chunk(s) hold gold evidence${firstRankText}`,
+      caseGold.documentsOnly ? `relevant documents only${firstRankText.replace("; the first", ": the first chunk of one")}` : `${relevant.length} retrieved chunk(s) hold gold evidence${firstRankText}`,
     ];
     if (cross.missing.length > 0) parts.push(`gold documents not retrieved: ${cross.missing.join(", ")}`);
     return { values, reason: parts.join("; "), evidence: relevant.map(chunkLabel) };

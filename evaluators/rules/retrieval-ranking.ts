@@ -9,9 +9,16 @@
  * 必须包含…").
  *
  * A ranking that lists a chunk twice is an input error (repeated-chunk.ts).
+ *
+ * A case that names relevant documents only is scored per document
+ * (evidence/case-gold-evidence.ts): a document is found at the rank of its
+ * first chunk, and a later chunk of it adds nothing new — trec_eval's reading
+ * of a run whose docno at each rank is the chunk's document id, a repeat
+ * counted as a non-relevant document (test/data/trec-eval-documents/).
  */
 import { chunkLabel } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
+import { caseGoldEvidence, NO_GOLD_EVIDENCE_REASON, unmatchedDocumentsReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
 import { rankEvidence, recallAtCutoff } from "../evidence/evidence-ranking.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -52,7 +59,8 @@ export const retrievalRankingEvaluator: Evaluator = {
   // 2: evidence matched by coverage (evaluators/evidence/text-coverage.ts) instead of containment.
   // 3: recall counts every piece a chunk holds; a fragment of a piece already found is not relevant (evidence-ranking.ts);
   //    evidence given with its document id and its text is matched by its text within the document (match-evidence.ts).
-  version: "3",
+  // 4: a case that names relevant documents only is scored per document (evidence/case-gold-evidence.ts).
+  version: "4",
   layer: "retrieval",
   description: "Hit@K, Recall@K, Precision@K, NDCG@K, MRR and MAP of the recorded ranking against the case's gold evidence",
   requires: ["case", "gold_evidence"],
@@ -61,26 +69,27 @@ export const retrievalRankingEvaluator: Evaluator = {
   metrics,
   evaluate({ caseResult, evalCase }) {
     const chunks = caseResult.rag_observation.retrieved_chunks;
+    const gold = caseGoldEvidence(evalCase);
     const missing = !evalCase
       ? "the trace is not linked to an Eval Case"
-      : evalCase.gold_evidence.length === 0
-        ? "the case has no gold evidence"
+      : gold.evidence.length === 0
+        ? NO_GOLD_EVIDENCE_REASON
         : chunks === null
           ? "the trace recorded no retrieval"
-          : null;
+          : unmatchedDocumentsReason(gold, chunks);
     if (missing !== null || !evalCase || chunks === null) {
       const value = notApplicable(missing ?? "");
       return { values: Object.fromEntries(metrics.map((metric) => [metric.name, value])), reason: `not applicable: ${missing}`, evidence: [] };
     }
     const repeated = repeatedChunkError(chunks, "retrieved_chunks");
     if (repeated !== null) return invalidRankingOutput(metrics, repeated);
-    const evidenceRanking = rankEvidence(chunks, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
+    const evidenceRanking = rankEvidence(chunks, gold.evidence, evidenceCoverageOptions(evalCase));
     const result = ranking.evaluate(evidenceRanking.items, evidenceRanking.judgments);
     const values: Record<string, MetricValue> = { mrr: result.reciprocalRank, map: result.averagePrecision };
     for (const cutoff of result.cutoffs) {
       values[`hit_at_${cutoff.k}`] = cutoff.hit;
       // Read from where each piece was found, not from the entries: a chunk holding two pieces finds both (evidence-ranking.ts).
-      values[`recall_at_${cutoff.k}`] = cutoff.recall.applicable ? applicable(recallAtCutoff(evidenceRanking, evalCase.gold_evidence, cutoff.k)) : cutoff.recall;
+      values[`recall_at_${cutoff.k}`] = cutoff.recall.applicable ? applicable(recallAtCutoff(evidenceRanking, gold.evidence, cutoff.k)) : cutoff.recall;
       values[`precision_at_${cutoff.k}`] = cutoff.precision;
       values[`ndcg_at_${cutoff.k}`] = cutoff.ndcg;
     }
@@ -88,7 +97,8 @@ export const retrievalRankingEvaluator: Evaluator = {
     const found = evidenceRanking.foundAtRank;
     // With a rerank, the ranks are the reranked list's; the retriever's own ranks are said beside them, so a reason is never read as the retriever's.
     const preRerank = caseResult.rag_observation.pre_rerank_chunks;
-    const foundBefore = preRerank === null ? null : rankEvidence(preRerank, evalCase.gold_evidence, evidenceCoverageOptions(evalCase)).foundAtRank;
+    // A first-stage ranking without document ids cannot place document-level gold: its ranks are then not said.
+    const foundBefore = preRerank === null || unmatchedDocumentsReason(gold, preRerank) !== null ? null : rankEvidence(preRerank, gold.evidence, evidenceCoverageOptions(evalCase)).foundAtRank;
     const percent = (share: number) => `${Math.floor(share * 100)} %`;
     const whereFound = (index: number): string => {
       const pieces = evidenceRanking.contributors[index]!;
@@ -102,8 +112,9 @@ export const retrievalRankingEvaluator: Evaluator = {
       if (foundBefore === null) return `not retrieved${partly}`;
       return `not in the reranked list (${rankBefore === null ? "nor in the first-stage ranking" : `rank ${rankBefore} before the rerank`})${partly}`;
     };
-    const described = evalCase.gold_evidence.map((evidence, index) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${whereFound(index)}`);
+    const described = gold.evidence.map((evidence, index) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${whereFound(index)}`);
     const foundChunks = [...new Set(found.flatMap((rank, index) => (rank === null ? [] : evidenceRanking.contributors[index]!)))].map((rank) => chunkLabel(chunks[rank - 1]!));
-    return { values, reason: `gold evidence: ${described.join("; ")}`, evidence: foundChunks };
+    const heading = gold.documentsOnly ? "relevant documents (the case names documents only; a later chunk of a document found adds nothing)" : "gold evidence";
+    return { values, reason: `${heading}: ${described.join("; ")}`, evidence: foundChunks };
   },
 };

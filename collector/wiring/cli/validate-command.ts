@@ -14,6 +14,7 @@
  */
 import type { EvalCase } from "../../../contracts/eval-case.js";
 import { caseIdentity } from "../../../contracts/eval-case-identity.js";
+import { caseGoldEvidence } from "../../../evaluators/evidence/case-gold-evidence.js";
 import { conflictsAcrossFiles } from "../dataset/cases-across-files.js";
 import { datasetMix, formatMix } from "../dataset/dataset-mix.js";
 import { formatProblem, loadDatasetFile, type Dataset, type DatasetFormat, type DatasetProblem } from "../dataset/load-dataset.js";
@@ -73,13 +74,14 @@ function logValid(dataset: Dataset, output: { log: (line: string) => void }, opt
     output.log(`  ${refusals.length} case${refusals.length === 1 ? " expects" : "s expect"} a refusal (answerable: false): ${named}`);
   }
   // Answerable cases that name relevant documents only (the simple format's relevant_document_ids, with no chunk ids
-  // and no evidence): the retrieval and context metrics match chunks or evidence text, so none scores them, and a run
-  // reads them "not applicable: the case has no gold evidence" without a word here before.
-  const documentsOnly = dataset.cases.filter((item: EvalCase) => item.answerable && item.gold_evidence.length === 0 && Array.isArray(item.metadata.relevant_document_ids)).map((item) => item.case_id);
+  // and no evidence) are scored per document by the retrieval metrics, and by no metric that needs the evidence itself
+  // (evaluators/evidence/case-gold-evidence.ts): said before a run, so their not-applicable context and citation
+  // metrics are expected.
+  const documentsOnly = dataset.cases.filter((item: EvalCase) => caseGoldEvidence(item).documentsOnly).map((item) => item.case_id);
   if (documentsOnly.length > 0) {
     const named = documentsOnly.length <= REFUSALS_NAMED ? documentsOnly.join(", ") : `${documentsOnly.slice(0, REFUSALS_NAMED).join(", ")} and ${documentsOnly.length - REFUSALS_NAMED} more`;
     output.log(
-      `  warning: ${documentsOnly.length} case${documentsOnly.length === 1 ? " names" : "s name"} relevant documents but no relevant_chunk_ids or evidence, so no retrieval or context metric can score ${documentsOnly.length === 1 ? "it" : "them"} (they match chunks or evidence text): ${named}`,
+      `  warning: ${documentsOnly.length} case${documentsOnly.length === 1 ? " names" : "s name"} relevant documents only (no relevant_chunk_ids or evidence), so ${documentsOnly.length === 1 ? "it is" : "they are"} scored at document level only: the retrieval metrics (recall, hit, MRR, NDCG, ...) count a relevant document found at the rank of its first chunk, and the context and citation metrics, which need the evidence itself, do not apply: ${named}`,
     );
   }
   if (options.stats) for (const line of formatMix(datasetMix(dataset.cases))) output.log(line);

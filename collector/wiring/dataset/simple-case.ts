@@ -11,7 +11,7 @@
  * | reference_answer        | reference_answer                                   |
  * | relevant_chunk_ids      | gold_evidence[].chunk_id (with the document id)    |
  * | evidence                | gold_evidence[].text (paired with the chunk ids when the counts match) |
- * | relevant_document_ids   | gold_evidence[].document_id                        |
+ * | relevant_document_ids   | gold_evidence[].document_id, and metadata.relevant_document_ids |
  * | question_type           | ability_tags, metadata.question_type               |
  * | difficulty              | difficulty (easy → Easy, hard negative → Hard Negative, ...) |
  * | metadata                | metadata (kept as written)                         |
@@ -32,6 +32,12 @@
  *   instruction (§八.2): it is answerable. `answerable: true` makes any case
  *   answerable.
  * A case that expects a refusal lists no evidence (the Eval Case's rule).
+ *
+ * An answerable case with relevant_document_ids and no relevant_chunk_ids or
+ * evidence gets no gold_evidence here: its documents stay in metadata, and are
+ * read as document-level gold when the case is evaluated
+ * (evaluators/evidence/case-gold-evidence.ts says why not here: the stored
+ * case's content, which a re-run must match, stays what earlier releases stored).
  * The question_type vocabulary, with the mix category of each
  * (dataset-mix.ts), is in the README ("The simple format").
  */

@@ -20,7 +20,10 @@ describe("evaluator versions after coverage-based evidence matching", () => {
     // context.coverage to 4: context_precision is not scored over a packed list that names a chunk twice;
     // Then each one more: evidence given with its document id and its text is matched by its text within the document
     // (citation.accuracy also counts a chunk cited several times once, retrieval.ranking's recall every piece a chunk holds).
-    const later: Record<string, string> = { "context.coverage": "5", "context.density": "4" };
+    // retrieval.ranking, retrieval.coverage and retrieval.uplift to 4: a case naming relevant documents only is scored per
+    // document (evaluators/evidence/case-gold-evidence.ts); the context and citation evaluators, which leave it not
+    // applicable as before, keep theirs.
+    const later: Record<string, string> = { "context.coverage": "5", "context.density": "4", "retrieval.ranking": "4", "retrieval.coverage": "4", "retrieval.uplift": "4" };
     for (const id of COVERAGE_MATCHED) assert.equal(versions.get(id), later[id] ?? "3", id);
     assert.equal(versions.get("context.redundancy"), "1");
   });
@@ -29,8 +32,8 @@ describe("evaluator versions after coverage-based evidence matching", () => {
     const evaluation = evaluateCaseResult(createDefaultRegistry(), buildCaseResult(), buildCase(), "2026-07-08T10:00:00.000Z");
     const ranking = evaluation.evaluationResults.find((result) => result.evaluator_id === "retrieval.ranking");
     assert.ok(ranking, "retrieval.ranking ran");
-    assert.equal(ranking.evaluator_version, "3");
-    assert.equal(ranking.evaluation_result_id, evaluationResultIdFor(evaluation.caseResult.case_result_id, "retrieval.ranking", "3"));
+    assert.equal(ranking.evaluator_version, "4");
+    assert.equal(ranking.evaluation_result_id, evaluationResultIdFor(evaluation.caseResult.case_result_id, "retrieval.ranking", "4"));
     assert.notEqual(ranking.evaluation_result_id, evaluationResultIdFor(evaluation.caseResult.case_result_id, "retrieval.ranking", "1"));
   });
 });
