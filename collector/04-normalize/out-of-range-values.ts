@@ -29,14 +29,12 @@
  * goes beyond the largest number (Infinity) is no count either: not available,
  * with a note.
  */
+import { LARGEST_MEASUREMENT } from "../../core/largest-measurement.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import type { EnclosedUsage, StageObservation, UsageSum } from "./stage-observation.js";
 
-/**
- * The largest count, cost or duration a span is believed to state: Number.MAX_SAFE_INTEGER, past which a whole number
- * is not even held exactly. Documented in README ("What it evaluates") and SECURITY.md ("Limits").
- */
-export const LARGEST_MEASUREMENT = Number.MAX_SAFE_INTEGER;
+/** The largest count, cost or duration a span is believed to state (core/largest-measurement.ts). */
+export { LARGEST_MEASUREMENT };
 
 /** The observation with every count, cost or duration out of range null and noted; the same object when it has none. */
 export function withoutOutOfRangeValues(observation: StageObservation): StageObservation {

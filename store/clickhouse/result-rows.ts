@@ -3,6 +3,7 @@
  * evaluated Case Result. The row version orders the copies of a row that
  * replays create (ReplacingMergeTree keeps the highest): see rowVersion.
  */
+import { isWithinLargestMeasurement } from "../../core/largest-measurement.js";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
 
 export interface CaseRows {
@@ -13,7 +14,9 @@ export interface CaseRows {
 
 /**
  * Whether a metric value gets a row. A metric without a value (null: not
- * applicable; a number that is not finite reads as NULL too) gets none: about
+ * applicable; a number that is not finite, or beyond 2^53 − 1 either way
+ * (core/largest-measurement.ts: no measurement, and two of 1e308 made the run
+ * summary's mean and the rollups' sums overflow), reads as NULL too) gets none: about
  * half of a trace's metrics do not apply, and their rows were half of all
  * rows written. Where a panel or the run summary needs to know how many cases
  * a metric did not apply to, it reads `not_applicable_metrics` of
@@ -26,7 +29,12 @@ export interface CaseRows {
  * gave before).
  */
 export function hasValue(value: number | null | undefined): value is number {
-  return typeof value === "number" && Number.isFinite(value);
+  return typeof value === "number" && isWithinLargestMeasurement(value);
+}
+
+/** The value a metric's row holds: NULL (null) for one without a value (hasValue), also in a tombstone row. */
+export function storedMetricValue(value: number | null | undefined): number | null {
+  return hasValue(value) ? value : null;
 }
 
 /** The metrics of an Evaluation Result without a value, in its own order. */
@@ -100,7 +108,7 @@ export function toRows(evaluation: CaseEvaluation, datasetId: string, clockMs: n
         evaluator_id: item.evaluator_id,
         evaluator_version: item.evaluator_version,
         evaluation_result_id: item.evaluation_result_id,
-        value: item.metric_values[metric],
+        value: storedMetricValue(item.metric_values[metric]),
         outcome: item.outcome,
         run_id: result.run_id,
         case_id: result.case_id,

@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CaseEvaluation } from "../../evaluators/evaluate-case-result.js";
-import { hasValue, rowVersion } from "./result-rows.js";
+import { hasValue, rowVersion, storedMetricValue } from "./result-rows.js";
 import { TextHasher } from "./text-hasher.js";
 import { TabSeparatedBody } from "./tab-separated-body.js";
 import { tabSeparatedArrayItem as arrayItem, tabSeparatedField as field, tabSeparatedName as name } from "./tab-separated.js";
@@ -162,7 +162,7 @@ export function batchBodies(batch: readonly CaseEvaluation[], datasetOf: (caseId
       const tail = `${context}\t${startedAt}\t${evaluatedAt}\t${version}`;
       for (const metric in item.metric_values) {
         const value = item.metric_values[metric];
-        if (tombstones || hasValue(value)) metricValues.add(`${name(metric)}\t${identity}\t${field(value)}\t${outcome}\t${tail}`);
+        if (tombstones || hasValue(value)) metricValues.add(`${name(metric)}\t${identity}\t${field(storedMetricValue(value))}\t${outcome}\t${tail}`);
       }
     }
     // The raw spans of the cases that carry them (migration 0013).

@@ -5,7 +5,7 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { isHeuristicJudgement } from "../../evaluators/case-verdict.js";
-import { rowVersion } from "../clickhouse/result-rows.js";
+import { rowVersion, storedMetricValue } from "../clickhouse/result-rows.js";
 import { dayOf, type MemoryTables } from "./memory-tables.js";
 import { requestKey } from "./request-rows.js";
 
@@ -20,9 +20,11 @@ export function writeEvaluationResults(tables: MemoryTables, caseResult: CaseRes
     // evaluation_results' sorting key: evaluator, day, id.
     tables.evaluations.upsert(JSON.stringify([result.evaluator_id, day, result.evaluation_result_id]), { runId: caseResult.run_id, caseId: caseResult.case_id, result, ...request }, version);
     for (const metric in result.metric_values) {
+      // Held as the ClickHouse adapter stores it (result-rows.ts storedMetricValue): a value that is not finite or
+      // is beyond 2^53 − 1 is none, so the run summary counts it not applicable and its mean stays a number.
       const value = result.metric_values[metric];
       // metric_values' sorting key: metric, tenant, service, day, Case Result, evaluator.
-      tables.metricValues.upsert(JSON.stringify([metric, tenantId, serviceName, day, result.case_result_id, result.evaluator_id]), { metric, caseResultId: result.case_result_id, evaluatorId: result.evaluator_id, runId: caseResult.run_id, tenantId, serviceName, value: value ?? null, heuristicJudgement, ...request }, version);
+      tables.metricValues.upsert(JSON.stringify([metric, tenantId, serviceName, day, result.case_result_id, result.evaluator_id]), { metric, caseResultId: result.case_result_id, evaluatorId: result.evaluator_id, runId: caseResult.run_id, tenantId, serviceName, value: storedMetricValue(value), heuristicJudgement, ...request }, version);
     }
   }
 }

@@ -292,5 +292,38 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       assert.ok(Math.abs(shared[0]!.mean! - 0.3) < 1e-9);
       assert.deepEqual([shared[0]!.applicable, shared[0]!.notApplicable], [2, 0]);
     });
+
+    // A metric value written to the store directly (a judge's result, an evaluator of an earlier release), not read
+    // from a span the collector bounds: beyond 2^53 − 1 either way, or not finite, it is no measurement
+    // (core/largest-measurement.ts), and both stores count it not applicable. Before, the ClickHouse adapter counted
+    // 1e308 as a value and its mean overflowed to null, and the in-memory store counted Infinity and NaN too and read NaN.
+    test("a metric value beyond 2^53 − 1 or not finite is not applicable, and the mean stands on the others", async () => {
+      const stated = [1e308, 1e308, 2 ** 53, -1e308, Number.POSITIVE_INFINITY, Number.NaN, 4e15, 2e15];
+      const writes = stated.map((value, index) => {
+        const written = evaluatedRequest({ runId: "run_beyond_bound", caseResultId: `cr_beyond_bound_${index}`, caseId: `case_beyond_bound_${index}`, traceId: String(index + 1).padStart(32, "b"), startedAt: "2026-07-08T09:50:00.000Z", service: "support-bot", output: "an answer" });
+        const measured = {
+          evaluation_result_id: `er_cr_beyond_bound_${index}`,
+          case_result_id: `cr_beyond_bound_${index}`,
+          evaluator_id: "direct.rule",
+          evaluator_version: "1",
+          metric_values: { stated_cost: value },
+          outcome: "measured" as const,
+          reason: "measured",
+          evidence_refs: [],
+          confidence: { value: 1, semantics: "deterministic_rule" as const },
+          review_required: false,
+          error_type: "none" as const,
+          evaluated_at: "2026-07-08T09:50:00.000Z",
+        };
+        return { ...written, evaluationResults: [measured] };
+      });
+      assert.ok((await subject.store.results.write(writes)).ok);
+      const summary = await subject.store.reader.readRunSummary("run_beyond_bound");
+      assert.deepEqual(
+        summary.metrics.filter((row) => row.metric === "stated_cost"),
+        [{ metric: "stated_cost", evaluatorId: "direct.rule", mean: 3e15, applicable: 2, notApplicable: 6 }],
+        "the mean of 4e15 and 2e15; 1e308 twice, 2^53, -1e308, Infinity and NaN not applicable",
+      );
+    });
   });
 }
