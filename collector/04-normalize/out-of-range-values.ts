@@ -31,12 +31,13 @@
  */
 import { LARGEST_MEASUREMENT } from "../../core/largest-measurement.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
+import { withoutOutOfRangeRating } from "./out-of-range-rating.js";
 import type { EnclosedUsage, StageObservation, UsageSum } from "./stage-observation.js";
 
 /** The largest count, cost or duration a span is believed to state (core/largest-measurement.ts). */
 export { LARGEST_MEASUREMENT };
 
-/** The observation with every count, cost or duration out of range null and noted; the same object when it has none. */
+/** The observation with every count, cost, duration or rating (out-of-range-rating.ts) out of range null and noted; the same object when it has none. */
 export function withoutOutOfRangeValues(observation: StageObservation): StageObservation {
   switch (observation.stage) {
     case "generate": {
@@ -80,6 +81,8 @@ export function withoutOutOfRangeValues(observation: StageObservation): StageObs
         ],
       };
     }
+    case "feedback":
+      return withoutOutOfRangeRating(observation);
     default:
       return observation;
   }
