@@ -1,37 +1,48 @@
 /**
- * The request's last generation: the one whose answer is the request's when the request span carries none, and whose
- * model, abstained and time to first token are the request's (`rag_observation.generation.model`, …).
+ * The request's last generation: the one that gave the request's answer, whose answer is the request's when the
+ * request span carries none, and whose model, abstained and time to first token are the request's
+ * (`rag_observation.generation.model`, …); and whether its failure failed the request.
  *
- * The last is the last known generation span, unless an LLM call whose kind is not known started at or after it: an
- * OpenLLMetry call whose SDK evicted its request type and whose name and what is left cannot tell a generation from
- * an embedding (llm-call-without-request-type.ts, `mayBeGeneration`). Such a call may have been the real last
- * generation, and the answer and model of the one before it are then a neighbour's — a query rewrite's output shown
- * as the answer, the rewrite's small model as the request's. They are not available instead, with a note on
- * `generation` naming the call. A call that started at the same time as the last known generation is no earlier: which
- * of the two was last is not known either. The request's own output, when its span carries one, is its answer
- * whatever came last; only what the generation alone decides is then not available.
+ * The last is the generation that ended last (`answeringGeneration`), the same one the status rule reads, not the one
+ * that started last: a title or suggestions call started after the answer's call, running beside it and ending first,
+ * did not give the answer. A request span whose answer a generation that returned gave names that generation. Of
+ * several ending at the same instant, one that returned; of several that still remain, neither inside another, which
+ * one answered is not known, and what it decides is not available, with a note on each. A value is never taken from
+ * a neighbour the trace does not say gave the answer.
  *
- * Nothing changes when the unknown call started before the last known generation (the generation came after it,
- * whatever it was), or lies inside the last known generation's span: that generation returned after the call ended,
- * and what it recorded is its own.
+ * What the last generation decides is also not available when an LLM call whose kind is not known started at or after
+ * the last-started known generation: an OpenLLMetry call whose SDK evicted its request type and whose name and what is
+ * left cannot tell a generation from an embedding (llm-call-without-request-type.ts, `mayBeGeneration`). Such a call
+ * may have been the real last generation, and the answer and model of the one before it are then a neighbour's — a
+ * query rewrite's output shown as the answer, the rewrite's small model as the request's. They are not available
+ * instead, with a note on `generation` naming the call. A call that started at the same time as the last known
+ * generation is no earlier: which of the two was last is not known either. The request's own output, when its span
+ * carries one, is its answer whatever came last; only what the generation alone decides is then not available.
+ *
+ * Nothing changes when the unknown call started before the last-started known generation (the generation came after
+ * it, whatever it was), or lies inside the last known generation's span: that generation returned after the call
+ * ended, and what it recorded is its own.
  *
  * The generation that ended last provides the request's answer, so when it ended in error (OTel status code 2: a
  * provider that failed mid-stream, a model call that threw) and no generation around it returned, the request did not
  * get its answer, however the application went on: what it returned is the failed stream's partial text (the AI SDK's
  * `textStream` ends normally after an error, its `text` is the text before it) or a reply made in its place (an
- * apology after a caught throw). `failed` names that span, and the rebuild marks the request failed. A generation that
- * ended after it (a retry that answered; the answer, beside which a title call failed) is the one that answered, and
- * the request completed; so did a request whose span carries an answer a generation that returned gave. A generation
- * around it that returned (an instrumentation's span of the same call, around its failed inner attempt) returned an
- * answer after all. A call its caller aborted (an `AbortError`: a user pressing stop) did not fail. When a call of
- * unknown kind may have been the last generation, the last is not known, and neither is whether it failed.
+ * apology after a caught throw). `failed` names that span, and the rebuild marks the request failed; the failed
+ * generation stays the last, so the partial text it recorded is the output. A generation that ended after it (a retry
+ * that answered; the answer, beside which a title call failed) is the one that answered, and the request completed;
+ * so did a request whose span carries an answer a generation that returned gave (the same text up to whitespace:
+ * same-answer.ts). A generation around it that returned (an instrumentation's span of the same call, around its failed
+ * inner attempt) returned an answer after all. A call its caller aborted (an `AbortError`, the openai SDK's
+ * `APIUserAbortError`: a user pressing stop) did not fail. When a call of unknown kind may have been the last
+ * generation, the last is not known, and neither is whether it failed.
  */
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import type { GenerateObservation, NormalizedSpan } from "../04-normalize/stage-observation.js";
+import { sameAnswer } from "./same-answer.js";
 
 export interface LastGeneration {
-  /** The last generation's observation; null when there is none, or when a later call may have been the last. */
+  /** The last generation's observation (the one that gave the answer); null when there is none, when a later call may have been the last, or when which of several gave it is not known. */
   observation: GenerateObservation | null;
   /** The last generation's span when it ended in error and no generation span around it returned; null otherwise, and when the last is not known. */
   failed: SpanRecord | null;
@@ -53,7 +64,7 @@ function isInside(span: SpanRecord, around: SpanRecord, byId: ReadonlyMap<string
 /** Why what the last generation decides is not available, for an unknown call that started at or after it. */
 function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswered: boolean): string {
   const when = sameStart ? "at the same time as" : "after";
-  const fields = requestAnswered ? "its model, abstained and time_to_first_token_ms" : "its answer (the request span carries none), model, abstained and time_to_first_token_ms";
+  const fields = decidedFields(requestAnswered);
   return (
     `this LLM call may have been a generation (its kind is not known: this span's other notes say why), and it started ${when} the request's last known generation, ` +
     `${JSON.stringify(last.name.slice(0, 80))} (span ${last.spanId}): it may have been the request's last generation, so what the last generation decides — ${fields} — ` +
@@ -62,45 +73,121 @@ function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswer
   );
 }
 
+/** Error types that say the caller stopped the call: a DOMException's name, Node's code, the openai SDK's class. */
+const ABORT_TYPES: ReadonlySet<string> = new Set(["AbortError", "ABORT_ERR", "APIUserAbortError"]);
+
 /**
  * Whether a failed span was stopped by its caller rather than failing: its recorded exception is an abort — an
  * AbortSignal's abort throws a DOMException named `AbortError`, which OpenTelemetry JS records by its legacy code,
  * `20`, Node's own aborts carry the code `ABORT_ERR`, and the SDK records `AbortError` by name (the AI SDK adapter for
- * a stream stopped by the user). The answer was cut short by the user, not by a fault: not a failed request.
+ * a stream stopped by the user) — or its `error.type` names one: `@opentelemetry/instrumentation-openai` records a
+ * rejected call by the error's class name alone, without an exception event, and the openai SDK throws
+ * `APIUserAbortError` when the caller's `signal` aborts the request. The answer was cut short by the user, not by a
+ * fault: not a failed request.
  */
 function cancelledByCaller(span: SpanRecord): boolean {
+  const errorType = span.attributes["error.type"];
+  if (typeof errorType === "string" && ABORT_TYPES.has(errorType)) return true;
   return span.events.some((event) => {
     if (event.name !== "exception") return false;
     const type = event.attributes["exception.type"];
     const message = event.attributes["exception.message"];
     // "20" is any DOMException's code 20 only as OTel writes it; its message says it was an abort ("This operation was aborted").
-    return type === "AbortError" || type === "ABORT_ERR" || (type === "20" && typeof message === "string" && /abort/i.test(message));
+    return (typeof type === "string" && ABORT_TYPES.has(type)) || (type === "20" && typeof message === "string" && /abort/i.test(message));
   });
+}
+
+type Generation = { span: SpanRecord; observation: GenerateObservation };
+
+const returned = (item: Generation): boolean => item.span.status.code !== 2;
+
+/** Those of `items` (at least one) that ended at the latest end time among them. */
+function endedLast(items: readonly Generation[]): Generation[] {
+  let lastEnd = items[0]!.span.endTimeUnixNano;
+  for (const item of items) if (item.span.endTimeUnixNano > lastEnd) lastEnd = item.span.endTimeUnixNano;
+  return items.filter((item) => item.span.endTimeUnixNano === lastEnd);
+}
+
+/** Those of `items` not inside another of them: an instrumentation's span around a call's own span is that call once, and the outer span is what the application got. */
+function outermost(items: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>): Generation[] {
+  return items.filter((item) => !items.some((other) => other !== item && isInside(item.span, other.span, byId)));
+}
+
+/** What the answering generation decides, as a note names it: the answer only when the request span carries none. */
+function decidedFields(requestAnswered: boolean): string {
+  return requestAnswered ? "its model, abstained and time_to_first_token_ms" : "its answer (the request span carries none), model, abstained and time_to_first_token_ms";
+}
+
+/** Why what the answering generation decides is not available, for generations that ended at the same instant, neither inside another. */
+function sameEnd(count: number, requestAnswered: boolean): string {
+  return (
+    `this generation and ${count - 1} other${count === 2 ? "" : "s"} ended at the same instant, neither inside another: which of them gave the request's answer is not known, ` +
+    `so what the answering generation decides — ${decidedFields(requestAnswered)} — is not available rather than taken from one of them` +
+    (requestAnswered ? "; the answer is the request's own output, which its span carries" : "")
+  );
+}
+
+/** The one generation of `pool` once the spans inside another are left out; null, with a note on each, when several remain. */
+function theOne(pool: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswered: boolean): { generation: Generation | null; notes: MalformedAttributeNote[] } {
+  const candidates = outermost(pool, byId);
+  if (candidates.length === 1) return { generation: candidates[0]!, notes: [] };
+  return {
+    generation: null,
+    notes: candidates.map((item) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: "generation", kind: "unreadable_value", error: sameEnd(candidates.length, requestAnswered) })),
+  };
+}
+
+/**
+ * The generation that gave the request's answer, the one whose answer (when the request span carries none), model,
+ * abstained and time to first token are the request's. It is chosen as `failedAnswer` decides the request's status,
+ * so that the answer shown is the one the status speaks of:
+ * - a request span whose answer is the output of a generation that returned (the same text, up to whitespace:
+ *   same-answer.ts) names it: of several that gave it, the one that ended last;
+ * - otherwise the generation that ended last — not the one that started last: a title or suggestions call started
+ *   after the answer's and ending before it did not give the answer; of several ending at the same instant, one that
+ *   returned (as the status rule: such a request completed);
+ * - a last one that failed is the answering generation of a failed request, and its partial text (the output it
+ *   recorded) the answer, as one cut short by its caller is; but one inside a generation that returned (its outer span
+ *   of the same call) gave its answer through it, and that one is the answering generation.
+ * Of several that remain at the same end time, neither inside another (parallel calls on a millisecond clock), which
+ * gave the answer is not known: none is taken, with a note on each, rather than a neighbour's text or model.
+ */
+function answeringGeneration(
+  generations: readonly Generation[],
+  byId: ReadonlyMap<string, SpanRecord>,
+  requestAnswer: string | null,
+): { generation: Generation | null; notes: MalformedAttributeNote[] } {
+  const requestAnswered = requestAnswer !== null;
+  if (requestAnswer !== null) {
+    const gave = generations.filter((item) => returned(item) && item.observation.answer !== null && sameAnswer(item.observation.answer, requestAnswer));
+    if (gave.length > 0) return theOne(endedLast(gave), byId, requestAnswered);
+  }
+  const last = endedLast(generations);
+  const returnedLast = last.filter(returned);
+  const chosen = theOne(returnedLast.length > 0 ? returnedLast : last, byId, requestAnswered);
+  const failed = chosen.generation;
+  if (failed === null || returned(failed)) return chosen;
+  const around = outermost(generations.filter((item) => returned(item) && isInside(failed.span, item.span, byId)), byId);
+  return around.length === 1 ? { generation: around[0]!, notes: [] } : chosen;
 }
 
 /**
  * The generation whose failure leaves the request without its answer, or null. Read from the generation that ended
  * last (by end time: a call running beside the answer — a title, a suggestion — that failed before the answer ended
  * is not it), when it ended in error, was not cancelled by its caller, and no generation span around it returned (its
- * outer span of the same call). A request span that carries an answer some generation that returned also gave is
- * answered, whatever failed besides.
+ * outer span of the same call). A request span that carries an answer some generation that returned also gave (the
+ * same text up to whitespace: same-answer.ts) is answered, whatever failed besides.
  */
-function failedAnswer(
-  generations: readonly { span: SpanRecord; observation: GenerateObservation }[],
-  byId: ReadonlyMap<string, SpanRecord>,
-  requestAnswer: string | null,
-): SpanRecord | null {
-  let lastEnd = generations[0]!.span.endTimeUnixNano;
-  for (const item of generations) if (item.span.endTimeUnixNano > lastEnd) lastEnd = item.span.endTimeUnixNano;
+function failedAnswer(generations: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswer: string | null): SpanRecord | null {
   // Several ending at the same instant (a millisecond clock; a wrapper and the call inside it): one of them that
   // returned may have given the answer, so none of them decides that the request failed.
-  const endedLast = generations.filter((item) => item.span.endTimeUnixNano === lastEnd);
-  if (endedLast.some((item) => item.span.status.code !== 2)) return null;
-  const failed = endedLast.at(-1)!.span;
+  const last = endedLast(generations);
+  if (last.some(returned)) return null;
+  const failed = last.at(-1)!.span;
   if (cancelledByCaller(failed)) return null;
-  const returned = generations.filter((item) => item.span.status.code !== 2 && item.span.spanId !== failed.spanId);
-  if (returned.some((item) => isInside(failed, item.span, byId))) return null;
-  if (requestAnswer !== null && returned.some((item) => item.observation.answer === requestAnswer)) return null;
+  const others = generations.filter((item) => returned(item) && item.span.spanId !== failed.spanId);
+  if (others.some((item) => isInside(failed, item.span, byId))) return null;
+  if (requestAnswer !== null && others.some((item) => item.observation.answer !== null && sameAnswer(item.observation.answer, requestAnswer))) return null;
   return failed;
 }
 
@@ -110,22 +197,26 @@ function failedAnswer(
  */
 export function lastGeneration(
   normalized: readonly NormalizedSpan[],
-  generations: readonly { span: SpanRecord; observation: GenerateObservation }[],
+  generations: readonly Generation[],
   requestAnswer: string | null,
 ): LastGeneration {
   const requestAnswered = requestAnswer !== null;
-  const last = generations.at(-1);
-  if (last === undefined) return { observation: null, failed: null, notes: [] };
+  // An unknown call is measured against the generation that started last: one that started at or after it may have been later.
+  const lastStarted = generations.at(-1);
+  if (lastStarted === undefined) return { observation: null, failed: null, notes: [] };
   const byId = new Map<string, SpanRecord>();
   for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item.span);
   const later = normalized.filter(
     (item) =>
       item.observation.stage === "other" &&
       item.observation.mayBeGeneration === true &&
-      item.span.startTimeUnixNano >= last.span.startTimeUnixNano &&
-      !isInside(item.span, last.span, byId),
+      item.span.startTimeUnixNano >= lastStarted.span.startTimeUnixNano &&
+      !isInside(item.span, lastStarted.span, byId),
   );
-  if (later.length === 0) return { observation: last.observation, failed: failedAnswer(generations, byId, requestAnswer), notes: [] };
+  if (later.length === 0) {
+    const answering = answeringGeneration(generations, byId, requestAnswer);
+    return { observation: answering.generation?.observation ?? null, failed: failedAnswer(generations, byId, requestAnswer), notes: answering.notes };
+  }
   return {
     observation: null,
     failed: null,
@@ -134,7 +225,7 @@ export function lastGeneration(
       span_name: item.span.name,
       attribute: "generation",
       kind: "unreadable_value",
-      error: mayBeLastGeneration(last.span, item.span.startTimeUnixNano === last.span.startTimeUnixNano, requestAnswered),
+      error: mayBeLastGeneration(lastStarted.span, item.span.startTimeUnixNano === lastStarted.span.startTimeUnixNano, requestAnswered),
     })),
   };
 }

@@ -28,10 +28,12 @@
  *   llm-call-without-request-type.ts), rather than a number lower than what the
  *   request used, and when the values add up beyond the largest number (not
  *   Infinity). The answer is the request's output or else the last
- *   generation's, whose model, abstained and time to first token are the
- *   request's; these (and the answer, unless the request carries its own) are
- *   not available, with a note on `generation`, when an LLM call of unknown
- *   kind started after that generation and may have been the last
+ *   generation's — the one that ended last, as the status rule reads it —
+ *   whose model, abstained and time to first token are the request's; these
+ *   (and the answer, unless the request carries its own) are not available,
+ *   with a note on `generation`, when an LLM call of unknown kind started
+ *   after the last-started generation and may have been the last, or when
+ *   several ended at the same instant, neither inside another
  *   (last-generation.ts);
  * - stage_timings: one entry per stage span, except spans inside a span of
  *   their own stage (nested-stage-spans.ts), which are that span's time again;
@@ -233,7 +235,8 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
 
   const context = contexts.at(-1)?.observation ?? null;
   const truncated = new Set(context?.truncatedChunkIds ?? []);
-  // What the last generation decides is not known when a call of unknown kind started after it (last-generation.ts).
+  // The last generation is the one that ended last, the one whose failure fails the request; what it decides is not
+  // known when a call of unknown kind started after it, or several ended together (last-generation.ts).
   const last = lastGeneration(normalized, generations, request?.observation.answer ?? null);
   const answer = request?.observation.answer ?? last.observation?.answer ?? null;
 

@@ -19,6 +19,10 @@
  * - A LangChain chat model whose stream fails mid-way (the adapter's
  *   generation span ends in error), the application returning what it had
  *   streamed: failed.
+ * - A chat title generated beside the answer, its call started after the
+ *   answer's and ending before it, the handler returning an object (no answer
+ *   on the request span): the output is the answer's text, from the generation
+ *   that ended last, not the title from the one that started last.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -125,6 +129,37 @@ await traceRequest({ query: "How fast is a refund, LangChain?" }, async () => {
   return text;
 });
 
+/** A provider whose stream begins only once \`ready\` resolves: the answer is still streaming while the application does something else. */
+function answersAfter(ready) {
+  return new MockLanguageModelV3({
+    modelId: "toy-answer",
+    doStream: async () => {
+      await ready;
+      const parts = [
+        { type: "stream-start", warnings: [] },
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "Refunds reach the original payment method within 7 days." },
+        { type: "text-end", id: "t" },
+        { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+      ];
+      return { stream: new ReadableStream({ start(controller) { for (const part of parts) controller.enqueue(part); controller.close(); } }) };
+    },
+  });
+}
+
+// A chat title written beside the answer: its call starts after the answer's and ends before it. The handler returns
+// an object, so the request span records no answer: the answer is the generation's that ended last, the answer's.
+await traceRequest({ query: "How fast is a refund, titled?" }, async () => {
+  await retrieve("How fast is a refund, titled?");
+  let titled;
+  const titleWritten = new Promise((resolve) => { titled = resolve; });
+  const answering = streamAnswer(answersAfter(titleWritten), "How fast is a refund?");
+  const title = await traceGenerate({ model: "toy-title" }, () => ({ text: "Refund timing" }));
+  titled();
+  const answer = await answering;
+  return { title: title.text, answer: answer.text };
+});
+
 await ragscope.shutdown();
 `;
 
@@ -175,7 +210,7 @@ test("a request whose answering generation failed is failed, its partial text ke
   assert.match(ran.output, /generation failed: model endpoint refused the connection/);
   assert.match(ran.output, /LangChain stream failed: connection reset mid-stream/);
 
-  const traces = await storedTraces(4);
+  const traces = await storedTraces(5);
   const detail = async (query: string): Promise<Detail> => {
     const listed = traces.find((trace) => trace.query === query);
     assert.ok(listed, `${query} not stored: ${JSON.stringify(traces)}`);
@@ -201,6 +236,10 @@ test("a request whose answering generation failed is failed, its partial text ke
   const langchain = await detail("How fast is a refund, LangChain?");
   assert.deepEqual(outcome(langchain), ["failed", "system_error", "Refunds reach "]);
   assert.match(langchain.caseResult.execution_error.message ?? "", /: connection reset mid-stream$/);
+
+  // The title's call started after the answer's and ended before it; the request span carries no answer.
+  const titled = await detail("How fast is a refund, titled?");
+  assert.deepEqual(outcome(titled), ["completed", "none", "Refunds reach the original payment method within 7 days."], "the answer's text, not the title's");
 
   assert.equal(await serve!.stop(), 0, serve!.output());
 });

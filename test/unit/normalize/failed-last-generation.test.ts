@@ -4,7 +4,9 @@
  * reply in place of the answer after catching a failed model call. The request is failed, its answer kept as the
  * output; a later generation that answered (a retry) makes it completed, and so does a generation around the failed
  * one that returned (an instrumentation's span of the same call), an answer that ended after a failed call beside it,
- * a request answer a generation that returned gave, and a call its caller aborted. The SDK's own spans through the real AI SDK are in
+ * a request answer a generation that returned gave (up to whitespace), and a call its caller aborted (an AbortError, the openai
+ * SDK's APIUserAbortError). The answer and model are those of the generation that ended last, not of the one that started
+ * last. The SDK's own spans through the real AI SDK are in
  * test/e2e/online/failed-generation-verdict.test.ts.
  */
 import assert from "node:assert/strict";
@@ -33,7 +35,8 @@ function span(spanId: string, parentSpanId: string, attributes: Attributes, star
 
 function rebuild(spans: SpanRecord[]) {
   const result = rebuildCaseResult({ traceId: spans[0]!.traceId, spans, complete: true, reason: "complete", reopened: false, sources: [], bytes: 0, lastSpanAt: 0 }, normalize(spans));
-  return { status: result.execution_status, error: result.execution_error, output: result.output };
+  const generationNotes = result.rag_observation.malformed_attributes.filter((note) => note.attribute === "generation");
+  return { status: result.execution_status, error: result.execution_error, output: result.output, model: result.rag_observation.generation.model, generationNotes };
 }
 
 const request = (answer: string | null): Attributes => ({ "openinference.span.kind": "CHAIN", "ragscope.stage": "request", "input.value": "q?", ...(answer === null ? {} : { "output.value": answer }) });
@@ -69,11 +72,69 @@ describe("a request whose last generation failed", () => {
   });
 
   test("a call beside the answer that failed before the answer ended (a title streamed in parallel): completed", () => {
-    // (The answer read is still the last-started generation's, as before: the request span should carry its answer.)
     const result = rebuild([span("1", "", request(null), 0n, 400n), span("2", "1", generation("Within 7 days."), 10n, 300n), span("3", "1", generation(null), 20n, 30n, failure("rate limited"))]);
-    assert.deepEqual([result.status, result.error.type], ["completed", "none"]);
+    // The answer is the one that ended last, as the status rule reads it: not the failed title's (none) that started last.
+    assert.deepEqual([result.status, result.error.type, result.output], ["completed", "none", "Within 7 days."]);
     // Started together, the failed one ending first: the answer ended last.
     assert.equal(rebuild([span("1", "", request(null), 0n, 400n), span("2", "1", generation("Within 7 days."), 10n, 300n), span("3", "1", generation(null), 10n, 30n, failure("rate limited"))]).status, "completed");
+  });
+
+  test("the answer is the generation's that ended last, as the status reads it, not the one that started last", () => {
+    const answerCall = (extra: Attributes = {}) => generation("Within 7 days.", { "llm.model_name": "m-answer", ...extra });
+    const titleCall = generation("Refund timing", { "llm.model_name": "m-title" });
+    // A title call started after the answer's and returned before it: the answer, and its model, are the answer call's.
+    const titled = rebuild([span("1", "", request(null), 0n, 400n), span("2", "1", answerCall(), 10n, 300n), span("3", "1", titleCall, 20n, 30n)]);
+    assert.deepEqual([titled.status, titled.output, titled.model], ["completed", "Within 7 days.", "m-answer"]);
+    // The request span carries the answer: the model is the call's that gave it, whatever ended last.
+    const carried = rebuild([span("1", "", request("Within 7 days."), 0n, 400n), span("2", "1", answerCall(), 10n, 30n), span("3", "1", titleCall, 40n, 60n)]);
+    assert.deepEqual([carried.output, carried.model], ["Within 7 days.", "m-answer"]);
+    // A follow-up that failed after the request's answer: completed, the model the answer's, not the failed call's.
+    const followUp = rebuild([span("1", "", request("Within 7 days."), 0n, 400n), span("2", "1", answerCall(), 10n, 30n), span("3", "1", generation(null, { "llm.model_name": "m-follow-up" }), 40n, 60n, failure("x"))]);
+    assert.deepEqual([followUp.status, followUp.output, followUp.model], ["completed", "Within 7 days.", "m-answer"]);
+  });
+
+  test("a failed last generation's partial text is the output of the failed request, never an earlier generation's answer", () => {
+    const partial = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation("draft"), 10n, 30n), span("3", "1", generation("Refunds reach the "), 40n, 60n, failure("overloaded"))]);
+    assert.deepEqual([partial.status, partial.output], ["failed", "Refunds reach the "]);
+    // Started before a draft that returned, and ended after it: the failed one ended last, and recorded no text.
+    const none = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation(null), 10n, 90n, failure("overloaded")), span("3", "1", generation("draft"), 20n, 30n)]);
+    assert.deepEqual([none.status, none.output], ["failed", null]);
+  });
+
+  test("two generations that returned, ending at the same instant and neither inside the other: which answered is not known", () => {
+    const result = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation("Within 7 days."), 10n, 60n), span("3", "1", generation("Refund timing"), 20n, 60n)]);
+    assert.deepEqual([result.status, result.output, result.model], ["completed", null, null]);
+    assert.deepEqual(
+      result.generationNotes.map((note) => [note.span_id, note.kind]),
+      ["2", "3"].map((id) => [id.padStart(16, "0"), "unreadable_value"]),
+    );
+    assert.match(result.generationNotes[0]!.error, /which of them gave the request's answer is not known, so what the answering generation decides — its answer \(the request span carries none\), model/);
+    // One inside the other (a wrapper and its call): the outer one is what the application got.
+    const wrapped = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation("Within 7 days.", { "llm.model_name": "m-outer" }), 10n, 60n), span("3", "2", generation("Within 7 days.", { "llm.model_name": "m-inner" }), 20n, 60n)]);
+    assert.deepEqual([wrapped.output, wrapped.model, wrapped.generationNotes], ["Within 7 days.", "m-outer", []]);
+  });
+
+  test("the request's answer is a generation's up to surrounding whitespace and runs of spaces; another wording is not", () => {
+    const followedBy = (requestAnswer: string) =>
+      rebuild([span("1", "", request(requestAnswer), 0n, 100n), span("2", "1", generation("Within 7 days."), 10n, 30n), span("3", "1", generation(null), 40n, 60n, failure("follow-up failed"))]).status;
+    assert.equal(followedBy("Within 7 days.\n"), "completed");
+    assert.equal(followedBy("  Within  7\n\tdays. "), "completed");
+    // No fuzzy matching: case and punctuation make another text, and the failed follow-up decides.
+    assert.equal(followedBy("within 7 days"), "failed");
+  });
+
+  test("an openai call the user aborted, as @opentelemetry/instrumentation-openai records it (error.type APIUserAbortError, no exception event): completed", () => {
+    const aborted = span("2", "1", generation(null, { "error.type": "APIUserAbortError" }), 10n, 50n, failure("Request was aborted."));
+    assert.deepEqual(aborted.events, []);
+    const result = rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), aborted]);
+    assert.deepEqual([result.status, result.error.type, result.output], ["completed", "none", "Refunds reach the "]);
+    // Recorded as an exception by another instrumentation.
+    const recorded = span("2", "1", generation(null), 10n, 50n, failure("Request was aborted."));
+    recorded.events.push({ name: "exception", timeUnixNano: recorded.endTimeUnixNano, attributes: { "exception.type": "APIUserAbortError", "exception.message": "Request was aborted." }, body: null });
+    assert.equal(rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), recorded]).status, "completed");
+    // Another error of the openai SDK still fails the request.
+    const other = span("2", "1", generation(null, { "error.type": "APIConnectionError" }), 10n, 50n, failure("Connection error."));
+    assert.equal(rebuild([span("1", "", request("Refunds reach the "), 0n, 100n), other]).status, "failed");
   });
 
   test("a generation its caller aborted (an AbortError: a user pressing stop) did not fail: completed, with what it had", () => {

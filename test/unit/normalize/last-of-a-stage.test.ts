@@ -2,6 +2,8 @@
  * Which span of a stage is the request's last (collector/06-rebuild/time-order.ts). OTel JS start times are whole
  * milliseconds, so two awaited generations — a draft, then the final answer — often start in the same millisecond;
  * the trace orders such spans by their random span ids, and the request's model was the draft's about half the time.
+ * For generations the last is the one that ended last (collector/06-rebuild/last-generation.ts), as the request's
+ * status reads it; the other stages take the last to start.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -41,13 +43,21 @@ describe("the last generation of a request", () => {
     assert.equal(result.output, "final answer");
   });
 
-  test("of two that started and ended in the same millisecond is the later one in the trace", () => {
+  test("of two that started and ended in the same millisecond, neither inside the other, is not known: no model or answer, a note on each", () => {
+    // The trace lists them by span id, which is random: taking the later one in the trace took a neighbour's half the time.
     const result = rebuild([root, span("2", "1", generation("m-first", "first"), 10n, 10n), span("3", "1", generation("m-second", "second"), 10n, 10n)]);
-    assert.equal(result.rag_observation.generation.model, "m-second");
+    assert.deepEqual([result.rag_observation.generation.model, result.output], [null, null]);
+    const notes = result.rag_observation.malformed_attributes.filter((note) => note.attribute === "generation");
+    assert.deepEqual(
+      notes.map((note) => note.span_id),
+      ["2", "3"].map((id) => id.padStart(16, "0")),
+    );
+    assert.match(notes[0]!.error, /^this generation and 1 other ended at the same instant, neither inside another: which of them gave the request's answer is not known/);
   });
 
-  test("that started later is the last, even when an earlier one ended after it", () => {
+  test("is the one that ended last, even when another started after it (a title call beside the answer, ending first)", () => {
     const result = rebuild([root, span("2", "1", generation("m-long", "long"), 10n, 90n), span("3", "1", generation("m-later", "later"), 11n, 20n)]);
-    assert.equal(result.rag_observation.generation.model, "m-later");
+    assert.equal(result.rag_observation.generation.model, "m-long");
+    assert.equal(result.output, "long");
   });
 });
