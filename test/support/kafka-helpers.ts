@@ -182,9 +182,14 @@ export async function groupProgress(kafka: Kafka, groupId: string, topic: string
   }
 }
 
-/** Waits until the group has committed to the log end of every partition of the topic (everything read was settled); an empty partition has nothing to commit. */
+/** Whether the group has committed to the log end of every partition of the topic (everything read was settled); an empty partition has nothing to commit. */
+export async function committedAtEnd(kafka: Kafka, groupId: string, topic: string): Promise<boolean> {
+  return (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end || (partition.end === "0" && partition.committed === "-1"));
+}
+
+/** Waits until committedAtEnd holds. */
 export async function waitForCommitsAtEnd(kafka: Kafka, groupId: string, topic: string, timeoutMs = 30_000): Promise<void> {
-  await waitUntil(async () => (await groupProgress(kafka, groupId, topic)).every((partition) => partition.committed === partition.end || (partition.end === "0" && partition.committed === "-1")), {
+  await waitUntil(() => committedAtEnd(kafka, groupId, topic), {
     description: "commits at the end of every partition",
     timeoutMs,
     intervalMs: 250,

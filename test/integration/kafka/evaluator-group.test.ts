@@ -18,14 +18,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
 import { after, before, describe, test } from "node:test";
 import type { Kafka } from "kafkajs";
 import { openClickHouse, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { createTestKafkaClient } from "../../support/kafka-client.js";
 import { ensureKafkaForTests, type KafkaForTests } from "../../support/kafka-for-tests.js";
-import { createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
+import { committedAtEnd, createUniqueTopic, uniqueTopicName, waitForCommitsAtEnd, waitUntil } from "../../support/kafka-helpers.js";
 import { startClickHouseHttpFacade, type ClickHouseHttpFacade } from "../../support/clickhouse-http-facade.js";
-import { killAllCollectorProcesses, postBodies, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
+import { killAllCollectorProcesses, startCollectorProcess, type CollectorProcess } from "./support/collector-processes.js";
+import { startMeteredPosting } from "./support/metered-posting.js";
 import { countCaseResults, readStoredResults, storedTraceIds, type StoredResults } from "./support/stored-results.js";
 import { expectedOutputTokens, recordTraces, requestBodies, spansPerTrace, type RecordedTrace } from "./support/synthetic-traces.js";
 
@@ -64,6 +66,10 @@ describe("two evaluator processes in one consumer group", () => {
     killedBySignal: (NodeJS.Signals | null)[];
     /** Per kill: messages the victim had read and not committed when it was killed (its successor replays them). */
     interruptedMessages: number[];
+    /** Per kill: the process killed. */
+    victims: string[];
+    /** Per kill: requests posted when it came. */
+    postedAtKill: number[];
   }
 
   /**
@@ -83,7 +89,22 @@ describe("two evaluator processes in one consumer group", () => {
     return total;
   }
 
-  /** Runs the load; `killAt` lists fractions of the posted requests at which an evaluator is SIGKILLed and restarted. */
+  /** Bodies held back from the load after the last kill, posted one at a time only if a kill finds no work in flight. */
+  const reserveBodies = 5;
+  /** How long one kill may wait for an evaluator that holds work it read and did not commit. */
+  const killWaitMs = 120_000;
+
+  /**
+   * Runs the load; `killAt` lists fractions of the posted requests at which the
+   * evaluator holding the most work read and not committed is SIGKILLed and
+   * restarted.
+   *
+   * The load is metered by the kills: posting past the next kill's fraction
+   * waits until the previous victim's successor has started, so requests are
+   * flowing whenever a kill looks for work, however slowly the machine restarts
+   * a process (unmetered, a slow restart let posting end and the group drain
+   * before the last kill, which then had nothing to interrupt).
+   */
   async function runScenario(prefix: string, killAt: number[]): Promise<ScenarioOutcome> {
     const restarts: Promise<void>[] = [];
     const topic = await createUniqueTopic(kafka, { prefix, partitions: 3 });
@@ -105,23 +126,55 @@ describe("two evaluator processes in one consumer group", () => {
     const evaluators: CollectorProcess[] = await Promise.all([startCollectorProcess("evaluator-1", "evaluate", evaluatorFlags), startCollectorProcess("evaluator-2", "evaluate", evaluatorFlags)]);
     const killedBySignal: (NodeJS.Signals | null)[] = [];
     const interruptedMessages: number[] = [];
+    const victims: string[] = [];
+    const postedAtKill: number[] = [];
     const connection: ClickHouseConnection = await openClickHouse({ url: facade.url, username: "default", password: "", database, dataPath: "/unused" });
-    try {
-      // Kills follow the posting: at each fraction of the requests posted, one evaluator (in turn) is killed
-      // while the load goes on, and restarted; the next kill waits for that restart.
-      const pendingKills = [...killAt].sort().map((fraction) => Math.ceil(fraction * bodies.length));
-      let killing: Promise<void> = Promise.resolve();
-      const killOne = async () => {
-        const slot = killedBySignal.length % evaluators.length;
-        const victim = evaluators[slot]!;
-        // A freshly restarted member may not have read (or refreshed its lag) yet: wait, bounded,
-        // until it holds work it read and did not commit, so the kill interrupts that work.
-        let interrupted = await readButUncommitted(victim);
-        for (const deadline = Date.now() + 30_000; interrupted <= 0 && Date.now() < deadline; ) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          interrupted = await readButUncommitted(victim);
+    // Kill k happens once `killPoints[k]` requests are posted; the load it meets runs to the next kill point (for the
+    // last kill, to the end less the reserve).
+    const killPoints = [...killAt].sort((left, right) => left - right).map((fraction) => Math.ceil(fraction * bodies.length));
+    const loadEnds = killPoints.map((killPoint, kill) => Math.max(killPoint, killPoints[kill + 1] ?? bodies.length - reserveBodies));
+    const posting = startMeteredPosting(receiver.receiverUrl!, bodies, killPoints[0] ?? bodies.length);
+
+    /**
+     * Waits (bounded) until some evaluator holds work it read and did not commit, and names the one holding the most.
+     * Which member holds work depends on the group's assignment at that moment (a restarted member reads nothing
+     * until the rebalance that the dead member's session timeout ends), so the victim is the busiest member, not a
+     * fixed one. Should the group read and commit everything allowed between two looks, one more request is allowed.
+     */
+    async function busiestEvaluator(kill: number): Promise<{ slot: number; interrupted: number }> {
+      const deadline = Date.now() + killWaitMs;
+      let held: number[] = [];
+      for (;;) {
+        const failure = posting.error();
+        if (failure !== null) throw new Error(`kill ${kill}: posting failed: ${failure.message}`);
+        held = await Promise.all(evaluators.map((evaluator) => readButUncommitted(evaluator)));
+        const most = Math.max(...held);
+        if (most > 0) return { slot: held.indexOf(most), interrupted: most };
+        if (posting.posted() === posting.limit() && (await committedAtEnd(kafka, groupId, topic))) {
+          if (posting.limit() === bodies.length) {
+            throw new Error(`kill ${kill}: all ${bodies.length} requests were posted and committed and no evaluator was seen holding work it read and had not committed (read and uncommitted per evaluator: ${held.join(", ")}); raise reserveBodies`);
+          }
+          posting.allowUpTo(posting.limit() + 1);
         }
+        if (Date.now() >= deadline) {
+          throw new Error(
+            `kill ${kill}: no evaluator held work it read and had not committed within ${killWaitMs / 1000} s (${posting.posted()} of ${bodies.length} requests posted; read and uncommitted per evaluator: ${held.join(", ")}); see the evaluators' output`,
+          );
+        }
+        await delay(100);
+      }
+    }
+
+    try {
+      for (const [kill, killPoint] of killPoints.entries()) {
+        // The previous successor has started: the load may run on to the next kill point.
+        posting.allowUpTo(loadEnds[kill]!);
+        await waitUntil(() => posting.error() ?? posting.posted() >= killPoint, { description: `${killPoint} requests posted before kill ${kill + 1}`, timeoutMs: killWaitMs, intervalMs: 50 });
+        const { slot, interrupted } = await busiestEvaluator(kill + 1);
+        const victim = evaluators[slot]!;
         interruptedMessages.push(interrupted);
+        victims.push(victim.name);
+        postedAtKill.push(posting.posted());
         await victim.kill("SIGKILL");
         killedBySignal.push(victim.child.signalCode);
         const restart = startCollectorProcess(`${victim.name}-restarted`, "evaluate", evaluatorFlags).then((started) => {
@@ -129,23 +182,15 @@ describe("two evaluator processes in one consumer group", () => {
         });
         restarts.push(restart);
         await restart;
-      };
-      const posting = postBodies(receiver.receiverUrl!, bodies, 4, (posted) => {
-        while (pendingKills.length > 0 && posted >= pendingKills[0]!) {
-          pendingKills.shift();
-          killing = killing.then(killOne);
-        }
-      });
-      await posting;
-      await killing;
-      await posting;
-      await Promise.all(restarts);
+      }
+      posting.allowUpTo(bodies.length);
+      await posting.finished;
       await waitUntil(async () => (await countCaseResults(connection)) >= traceCount, { description: `${traceCount} case results`, timeoutMs: 240_000, intervalMs: 500 });
       // Every partition committed to its end: every trace is durable, nothing is still open.
       await waitForCommitsAtEnd(kafka, groupId, topic, 60_000);
       const consumedByEvaluator: number[] = [];
       for (const evaluator of evaluators) consumedByEvaluator.push((await evaluator.sample("ragscope_traces_written_total")) ?? 0);
-      return { stored: await readStoredResults(connection), traceIds: await storedTraceIds(connection), consumedByEvaluator, killedBySignal, interruptedMessages };
+      return { stored: await readStoredResults(connection), traceIds: await storedTraceIds(connection), consumedByEvaluator, killedBySignal, interruptedMessages, victims, postedAtKill };
     } finally {
       await Promise.allSettled(restarts);
       await Promise.all([receiver, ...evaluators].map((process) => process.kill("SIGTERM")));
@@ -182,6 +227,6 @@ describe("two evaluator processes in one consumer group", () => {
     for (const [index, interrupted] of outcome.interruptedMessages.entries()) assert.ok(interrupted > 0, `kill ${index + 1} interrupted no work (${outcome.interruptedMessages.join(", ")})`);
     assertExactlyOnceInEffect(outcome);
     // Replays write some rows again (background merges may already have collapsed part of them); FINAL collapses the rest.
-    console.log(`crash: ${JSON.stringify(outcome.stored)}; read and uncommitted at each kill: ${outcome.interruptedMessages.join(", ")}; metric rows written again by replays and collapsed: ${outcome.stored.metricValueRows - outcome.stored.metricValuesFinal}`);
+    console.log(`crash: ${JSON.stringify(outcome.stored)}; killed ${outcome.victims.join(", ")} after ${outcome.postedAtKill.join(", ")} of ${bodies.length} requests; read and uncommitted at each kill: ${outcome.interruptedMessages.join(", ")}; metric rows written again by replays and collapsed: ${outcome.stored.metricValueRows - outcome.stored.metricValuesFinal}`);
   });
 });

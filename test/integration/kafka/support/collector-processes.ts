@@ -111,23 +111,22 @@ export async function startCollectorProcess(name: string, role: "receive" | "eva
   };
 }
 
+/** Posts one OTLP protobuf body to a receiver, retrying 503s (the receiver's back-pressure) as OTLP clients do. */
+export async function postBody(receiverUrl: string, body: Uint8Array): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(`${receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
+    await response.arrayBuffer();
+    if (response.status === 200) return;
+    if (response.status !== 503 || attempt > 30) throw new Error(`the receiver answered ${response.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 /** Posts OTLP protobuf bodies to a receiver, a few requests at a time, retrying 503s as OTLP clients do. */
-export async function postBodies(receiverUrl: string, bodies: readonly Uint8Array[], concurrency = 4, onPosted?: (count: number) => void | Promise<void>): Promise<void> {
+export async function postBodies(receiverUrl: string, bodies: readonly Uint8Array[], concurrency = 4): Promise<void> {
   let next = 0;
-  let posted = 0;
   const worker = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++]!;
-      for (let attempt = 1; ; attempt += 1) {
-        const response = await fetch(`${receiverUrl}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body });
-        await response.arrayBuffer();
-        if (response.status === 200) break;
-        if (response.status !== 503 || attempt > 30) throw new Error(`the receiver answered ${response.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      posted += 1;
-      await onPosted?.(posted);
-    }
+    while (next < bodies.length) await postBody(receiverUrl, bodies[next++]!);
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
