@@ -20,8 +20,12 @@ import { FeedbackKind, Ragscope } from "../../contracts/span-attributes.js";
 import { quoted } from "./explain-unread-value.js";
 import type { FeedbackObservation } from "./stage-observation.js";
 
-/** What the engine's toFloat64OrNull and JavaScript's Number read as a number that is not finite, in any case. */
-const NON_FINITE_SPELLING = /^[+-]?(inf|infinity|nan)$/i;
+/**
+ * What the engine's toFloat64OrNull or JavaScript's Number read as a number that is not finite, in any case: the
+ * engine also reads C's NaN spellings with a payload (`nan(1)`, `-nan(ind)`, `nan()`), which Number reads as no
+ * number at all, so without them such a rating was kept as sent and made the engine's satisfaction mean NaN.
+ */
+const NON_FINITE_SPELLING = /^[+-]?(inf|infinity|nan(\([0-9a-z_]*\))?)$/i;
 
 /** The feedback with a rating's out-of-range value null and noted; the same object otherwise. */
 export function withoutOutOfRangeRating(observation: FeedbackObservation): FeedbackObservation {

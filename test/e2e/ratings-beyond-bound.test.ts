@@ -8,9 +8,9 @@
  *
  * As an operator meets it: OTLP/JSON over HTTP to a running `ragscope serve` (a subprocess of the built CLI), each
  * request with a rating recorded as the SDK records it (a `rag.feedback` span of kind `rating` in the request's trace),
- * then `ragscope report` over its data folder and the stored Case Results. Six requests rated 1e308, 1e308, -1e308,
- * inf, NaN (out of range or no finite number), 4 and 2 (the mean 3); and one rated "five stars", no number, which no
- * mean reads and which is kept as sent.
+ * then `ragscope report` over its data folder and the stored Case Results. Nine requests rated 1e308, 1e308, -1e308,
+ * inf, NaN, nan(1), -nan(ind) (out of range or no finite number: the engine reads C's NaN spellings too), 4 and 2
+ * (the mean 3); and one rated "five stars", no number, which no mean reads and which is kept as sent.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -25,7 +25,7 @@ import { postTraces } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 
 const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
-const RATINGS = ["1e308", "1e308", "-1e308", "inf", "NaN", "4", "2", "five stars"];
+const RATINGS = ["1e308", "1e308", "-1e308", "inf", "NaN", "nan(1)", "-nan(ind)", "4", "2", "five stars"];
 const traceIdOf = (index: number) => `c${String(index + 1).padStart(31, "0")}`;
 
 let collector: CollectorSubprocess;
@@ -63,7 +63,7 @@ test("ratings beyond 2^53 − 1 or not finite are not available, with a note, an
     const results = rows.map((row) => caseResultSchema.parse(JSON.parse(row.payload)));
     assert.deepEqual(
       results.map((result) => result.rag_observation.feedback.map((event) => [event.kind, event.value])),
-      [[["rating", null]], [["rating", null]], [["rating", null]], [["rating", null]], [["rating", null]], [["rating", "4"]], [["rating", "2"]], [["rating", "five stars"]]],
+      [[["rating", null]], [["rating", null]], [["rating", null]], [["rating", null]], [["rating", null]], [["rating", null]], [["rating", null]], [["rating", "4"]], [["rating", "2"]], [["rating", "five stars"]]],
       "every rating event is kept; the values out of range are not available",
     );
     const notes = results.map((result) => result.rag_observation.malformed_attributes.filter((note) => note.attribute === "ragscope.feedback.value").map((note) => [note.span_name, note.kind, note.error]));
@@ -72,8 +72,8 @@ test("ratings beyond 2^53 − 1 or not finite are not available, with a note, an
       assert.deepEqual(notes[index]![0]!.slice(0, 2), ["rag.feedback", "unreadable_value"]);
       assert.match(String(notes[index]![0]![2]), /^is "-?1e308", beyond 9007199254740991 \(2\^53 − 1\) either way, the most ragscope reads as a rating: .* so the rating's value is not available; the event is kept$/);
     }
-    for (const index of [3, 4]) assert.match(String(notes[index]![0]?.[2]), /^is "(inf|NaN)", which is no finite number: .* not available; the event is kept$/, RATINGS[index]);
-    assert.deepEqual(notes.slice(5), [[], [], []], "4, 2 and a rating that is no number are read as sent, without a note");
+    for (const index of [3, 4, 5, 6]) assert.match(String(notes[index]![0]?.[2]), /^is "(inf|NaN|nan\(1\)|-nan\(ind\))", which is no finite number: .* not available; the event is kept$/, RATINGS[index]);
+    assert.deepEqual(notes.slice(7), [[], [], []], "4, 2 and a rating that is no number are read as sent, without a note");
   } finally {
     await store.close();
   }
