@@ -25,9 +25,10 @@
  *   change. Derived, the stored case stays what it was, and the cases those
  *   releases stored are scored too, read back as they are.
  * - the Eval Case contract asks each gold_evidence entry for a section, a
- *   chunk id or a text (contracts/eval-case.ts): a case written in that
- *   format says what it means; only the simple format's documents-only
- *   labelling is read at document level.
+ *   chunk id or a text (contracts/eval-case.ts). A stored case carries no
+ *   mark of the format it was written in, so an Eval Case written with an
+ *   empty gold_evidence and `metadata.relevant_document_ids` (what the simple
+ *   format's reader writes) is read at document level too; the README says so.
  *
  * A document-level piece says which document answers, not which of its
  * chunks or words do: a metric that needs the evidence itself (whether the

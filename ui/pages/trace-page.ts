@@ -9,9 +9,11 @@
 import { html } from "./markup.js";
 import { rounded } from "../../report/format-value.js";
 import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contracts/case-result.js";
+import type { EvalCase } from "../../contracts/eval-case.js";
 import { RagStage } from "../../contracts/span-attributes.js";
 import { evidenceCoverageOptions } from "../../evaluators/evidence/evidence-coverage-options.js";
 import { chunksHoldingEvidence } from "../../evaluators/evidence/evidence-set-coverage.js";
+import { caseGoldEvidence, unmatchedDocumentsReason } from "../../evaluators/evidence/case-gold-evidence.js";
 import type { HumanLabel } from "../../evaluators/judge/calibration/human-label.js";
 import type { TraceDetail } from "../../store/ports/trace-reader.js";
 import type { StoredRawSpan } from "../../contracts/raw-spans.js";
@@ -40,6 +42,17 @@ const yesNo = (value: boolean | null) => (value === null ? html`<span class="mut
 /** A blind case's gold is withheld (ui/api/blind-trace-detail.ts): which chunk holds it would name its gold ids. */
 const isGoldWithheld = (detail: TraceDetail) => detail.evalCase !== null && isBlind(detail.evalCase);
 const GOLD_WITHHELD = html`<span class="muted">withheld (blind split)</span>`;
+/**
+ * Which chunks hold the case's gold evidence, read as the metrics read it (caseGoldEvidence): a case naming relevant
+ * documents only marks every chunk of those documents, and a ranking with a chunk lacking its document id cannot be
+ * compared with them, so none is marked either way (unknown), as the metrics are then not applicable.
+ */
+function goldOfChunks(chunks: readonly RetrievedChunk[], evalCase: EvalCase): boolean[] | null {
+  const gold = caseGoldEvidence(evalCase);
+  if (unmatchedDocumentsReason(gold, chunks) !== null) return null;
+  return chunksHoldingEvidence(chunks, gold.evidence, evidenceCoverageOptions(evalCase));
+}
+
 const goldText = (detail: TraceDetail, value: boolean | null) => (isGoldWithheld(detail) ? GOLD_WITHHELD : yesNo(value));
 /**
  * Why a request has no judge verdict. An empty "Not judged." read as a fault on a first `ragscope serve`, whose judge
@@ -60,7 +73,7 @@ export function tracePage(viewer: Viewer, detail: TraceDetail, human: HumanVerdi
   const result = detail.caseResult;
   const observation = result.rag_observation;
   const chunks = observation.retrieved_chunks ?? [];
-  const gold = detail.evalCase === null || isGoldWithheld(detail) ? null : chunksHoldingEvidence(chunks, detail.evalCase.gold_evidence, evidenceCoverageOptions(detail.evalCase));
+  const gold = detail.evalCase === null || isGoldWithheld(detail) ? null : goldOfChunks(chunks, detail.evalCase);
   const cited = observation.citations === null ? null : new Set(observation.citations);
   const principal = principalOf(result, detail.evalCase);
   const longest = Math.max(1, ...observation.stage_timings.map((timing) => timing.duration_ms));
@@ -197,7 +210,7 @@ function rerankSection(detail: TraceDetail, principal: Principal, finalGold: boo
       : html`<section id="rerank">${heading}<p id="rerank-not-recorded" class="muted">Rerank: not recorded. No chunk has a rank before or after a rerank${observation.retrieved_chunks === null ? "" : html`; the list above is the trace's only ranking`}.</p></section>`;
   }
   const evalCase = detail.evalCase;
-  const goldBefore = evalCase === null || isGoldWithheld(detail) ? null : chunksHoldingEvidence(before, evalCase.gold_evidence, evidenceCoverageOptions(evalCase));
+  const goldBefore = evalCase === null || isGoldWithheld(detail) ? null : goldOfChunks(before, evalCase);
   // A rerank whose output is not available (its span lost it): no chunk of the retriever's is known to be kept or dropped.
   const outputKnown = observation.retrieved_chunks !== null;
   const rows = outputKnown ? compareRerank(before, after) : compareRerank(before, []).map((row) => ({ ...row, stage: "before_rerank_output_not_available" as const }));
