@@ -151,9 +151,10 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
     // said before "no stored results", since an eval killed before its first case was stored holds none yet.
     const unfinished = unfinishedRunProblem(options.run, await reader.readRun(options.run), cases.length);
     // The reader of every tenant reads any tenant's record of a run id, the unfinished one first: the way past another
-    // tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant).
+    // tenant's record is to name the run's tenant. Not said of an operator's run (results without a tenant), nor of
+    // a run id with no results at all: there is no tenant to name.
     const anyTenantsRecord = (runId: string, counts: readonly RunTenantCount[]) =>
-      scope === "all" && counts.every((count) => count.tenant !== "") ? `read from any tenant's lineage of run id ${runId}; to gate one tenant's run on its own record, add --tenant NAME` : null;
+      scope === "all" && counts.length > 0 && counts.every((count) => count.tenant !== "") ? `read from any tenant's lineage of run id ${runId}; to gate one tenant's run on its own record, add --tenant NAME` : null;
     if (unfinished !== null) {
       const hint = anyTenantsRecord(options.run, tenantsOfRun);
       return await undecided(hint === null ? unfinished : `${unfinished} (${hint})`);
@@ -176,7 +177,9 @@ export async function gateCommand(options: GateOptions, request: SettingsRequest
       const unfinishedRepeat = unfinishedRunProblem(runId, await reader.readRun(runId), repeatCases.length);
       if (unfinishedRepeat !== null) {
         // As for the run itself: another tenant's record of the repeat's id stops it, and --tenant reads the run's own.
-        const hint = anyTenantsRecord(runId, tenantsOfRepeats.find((item) => item.repeat === repeat)?.counts ?? []);
+        // A repeat with no results yet (an eval killed before its first case of it) is told by the run's own results.
+        const repeatCounts = tenantsOfRepeats.find((item) => item.repeat === repeat)?.counts ?? [];
+        const hint = anyTenantsRecord(runId, repeatCounts.length > 0 ? repeatCounts : tenantsOfRun);
         return await undecided(`${unfinishedRepeat} (repeat ${repeat} of run ${options.run}: every repeat decides${hint === null ? "" : `; ${hint}`})`);
       }
       if (repeatCases.length === 0) break;
