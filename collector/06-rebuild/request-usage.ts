@@ -19,12 +19,17 @@
  * - a span whose reader says it leaves its usage out (an LLM call whose SDK
  *   evicted its request type: llm-call-without-request-type.ts, its
  *   `uncountedUsage`): null, with a note naming the span;
- * - the values add up beyond the largest number a value can hold (two calls
- *   of 1e308 tokens): null, with a note naming the values, on the span where
- *   the addition first overflowed (the last call of the request, or the span
- *   around the spans inside it). Infinity is no count or cost, and it fails
- *   the Case Result's schema: stored as it came, it would dead-letter the
- *   whole request for one sum.
+ * - the values add up beyond LARGEST_MEASUREMENT (2^53 − 1,
+ *   core/largest-measurement.ts), each within it (two calls of 6e15 tokens),
+ *   or beyond the largest number a value can hold (two of 1e308): null, with a
+ *   note naming the values, on the span where the addition first went beyond
+ *   (the last call of the request, or the span around the spans inside it).
+ *   Such a sum is no measurement, as a value a span states beyond the bound is
+ *   none (04-normalize/out-of-range-values.ts): the stores count it not
+ *   applicable, so a Case Result that carried it would read one way in the web
+ *   UI's run summary and another in `ragscope eval`'s and the gate's, which
+ *   read the Case Results; Infinity, besides, fails the Case Result's schema
+ *   and would dead-letter the whole request for one sum.
  *
  * An agent span that records the usage of the calls it made (a GenAI `invoke_agent` span's `gen_ai.usage.*`,
  * OtherObservation `enclosedUsage`) is a wrapper in the same sense: with its calls inside it, their nest's outermost
@@ -73,6 +78,7 @@
  * computes none from token prices.
  */
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
+import { isWithinLargestMeasurement, LARGEST_MEASUREMENT } from "../../core/largest-measurement.js";
 import { listedInWords } from "../../core/listed-in-words.js";
 import { USAGE_SUMS, type NormalizedSpan, type UsageSum } from "../04-normalize/stage-observation.js";
 import { enclosingSpansAmong } from "./nested-stage-spans.js";
@@ -149,29 +155,38 @@ function agree(own: number, inside: number): boolean {
 }
 
 /**
- * One sum whose addition went beyond the largest number a value can hold (about 1.8e308): the values added, and
- * whether they were the request's LLM calls (this span the last of them) or the spans inside this one.
+ * One sum whose addition went beyond LARGEST_MEASUREMENT (2^53 − 1), or beyond the largest number a value can hold
+ * (about 1.8e308): the values added, what they made, and whether they were the request's LLM calls (this span the
+ * last of them) or the spans inside this one.
  */
 interface Overflow {
   sum: UsageSum;
   values: number[];
+  total: number;
   where: "request" | "inside";
 }
 
 /**
- * Why the request's sum is not available when adding up its calls' values (each a number as sent) makes no finite
- * number: Infinity is no count or cost, fails the Case Result's schema and would dead-letter the whole request —
- * its answer, its retrieval, everything else it recorded — for one sum.
+ * Why the request's sum is not available when adding up its calls' values (each within the bound) makes a number
+ * beyond it: no request measures that much (a unit or encoding mistake), the stores count such a value not
+ * applicable (core/largest-measurement.ts), and Infinity is no count or cost at all, which fails the Case Result's
+ * schema and would dead-letter the whole request — its answer, its retrieval, everything else it recorded — for one sum.
  */
 function sumOverflows(overflows: readonly Overflow[], kind: string): string {
   const each = overflows
-    .map((overflow) => `${overflow.sum}: ${valuesAdded(overflow.values)} ${overflow.where === "request" ? "over the request's LLM calls, this one the last" : `over the LLM spans inside this ${kind}`}`)
+    .map((overflow) => `${overflow.sum}: ${valuesAdded(overflow.values)} ${overflow.where === "request" ? "over the request's LLM calls, this one the last" : `over the LLM spans inside this ${kind}`}, ${madeBeyond(overflow)}`)
     .join("; ");
   return (
-    `adding up the recorded usage goes beyond the largest number a value can hold (about 1.8e308) — ${each}. ` +
-    `The request's ${listedInWords(overflows.map((overflow) => overflow.sum), "and")} ${overflows.length === 1 ? "is" : "are"} not available (null) rather than Infinity, which is no count or cost; ` +
-    "the rest of the request is read as recorded"
+    `adding up the recorded usage goes beyond what ragscope reads as a measurement — ${each}. ` +
+    `The request's ${listedInWords(overflows.map((overflow) => overflow.sum), "and")} ${overflows.length === 1 ? "is" : "are"} not available (null): no request measures that much (a unit or encoding mistake), ` +
+    "and such sums would add up beyond the largest number the dashboards' means can hold; the rest of the request is read as recorded"
   );
+}
+
+/** What a sum beyond the bound made, in words: the number and the bound it passed, or Infinity's own reason. */
+function madeBeyond(overflow: Overflow): string {
+  if (!Number.isFinite(overflow.total)) return "which goes beyond the largest number a value can hold (about 1.8e308): Infinity, no count or cost";
+  return `which makes ${overflow.total}, beyond ${LARGEST_MEASUREMENT} (2^53 − 1), the most ragscope reads as ${overflow.sum === "cost" ? "a cost" : "a token count"}`;
 }
 
 /** How many of the values added a note names: a request of thousands of calls gets a line, not thousands of numbers. */
@@ -237,10 +252,10 @@ function nestValue(nest: Nest, sum: UsageSum, disagreements: Map<NormalizedSpan,
   for (const item of [...nest.spans].reverse()) {
     const insideValues = (nest.inside.get(item) ?? []).map((inner) => values.get(inner) ?? null).filter((value): value is number => value !== null);
     const inside = insideValues.length === 0 ? null : insideValues.reduce((total, value) => total + value, 0);
-    if (inside !== null && !Number.isFinite(inside)) {
-      // Beyond the largest number: no count to compare the span's own with. Noted where it first overflowed; the
-      // spans around it carry it on (their inside sums are not finite either) to the request's sum, which is null.
-      if (insideValues.every(Number.isFinite)) overflows.set(item, [...(overflows.get(item) ?? []), { sum, values: insideValues, where: "inside" }]);
+    if (inside !== null && !isWithinLargestMeasurement(inside)) {
+      // Beyond the bound: no count to compare the span's own with (which is within it). Noted where it first went
+      // beyond; the spans around it carry it on (their inside sums are beyond it too) to the request's sum, which is null.
+      if (insideValues.every(isWithinLargestMeasurement)) overflows.set(item, [...(overflows.get(item) ?? []), { sum, values: insideValues, total: inside, where: "inside" }]);
       values.set(item, inside);
       continue;
     }
@@ -267,10 +282,10 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
     const missing = calls.filter((call) => call.spans.every((item) => recorded(item, sum) === null && !uncountedUsage(item).includes(sum))).map((call) => call.outermost);
     const leftOut = uncounted.some((item) => uncountedUsage(item).includes(sum)) || (values.length > 0 && missing.length > 0);
     const total = leftOut || values.length === 0 ? null : values.reduce((total, value) => total + value, 0);
-    sums[sum] = total !== null && Number.isFinite(total) ? total : null;
-    if (total !== null && !Number.isFinite(total) && values.every(Number.isFinite)) {
+    sums[sum] = total !== null && isWithinLargestMeasurement(total) ? total : null;
+    if (total !== null && !isWithinLargestMeasurement(total) && values.every(isWithinLargestMeasurement)) {
       const last = known.at(-1)!.call;
-      overflows.set(last.outermost, [...(overflows.get(last.outermost) ?? []), { sum, values, where: "request" }]);
+      overflows.set(last.outermost, [...(overflows.get(last.outermost) ?? []), { sum, values, total, where: "request" }]);
     }
     if (values.length === 0) continue;
     for (const call of missing) notRecorded.set(call, [...(notRecorded.get(call) ?? []), sum]);

@@ -251,6 +251,44 @@ test("a nest whose calls inside state counts beyond 2^53 − 1: those counts not
 });
 
 /**
+ * Calls whose usage is each within 2^53 − 1 but adds up beyond it: 6e15 input tokens and a cost of 5e15 on each of
+ * two calls make 1.2e16 and 1e16, no measurement (core/largest-measurement.ts), so the request's input tokens, total
+ * and cost are not available, with a note on the last call naming the values; the output 10 + 10 is summed. Inside a
+ * nest the same, noted on the wrapper whose inside first went beyond. Before, the request stored 1.2e16 with no
+ * note, which the stores count not applicable while `ragscope eval` and `gate` averaged it.
+ */
+const BEYOND_BOUND_TRACE = "7a000000000000000000000000000e09";
+const large = (completion: number, cost?: number) => llm({ prompt: 6e15, completion, total: 6e15 + completion, ...(cost === undefined ? {} : { cost }) });
+
+test("calls whose usage adds up beyond 2^53 − 1, each within it: the request's sums of it not available, with a note naming the values", async () => {
+  const beside = await rebuilt(openInferenceTrace(BEYOND_BOUND_TRACE, [chain, { name: "answer", attributes: large(10, 5e15) }, { name: "answer", attributes: large(10, 5e15) }]));
+  assert.deepEqual(beside.sums, [null, 20, null, null], "not 12000000000000000 input tokens and a cost of 1e16");
+  assert.deepEqual(beside.notes.map((note) => [note.span_id, note.kind]), [[`${BEYOND_BOUND_TRACE.slice(0, 14)}03`, "unreadable_value"]], "on the last call");
+  assert.equal(
+    beside.notes[0]!.error,
+    "adding up the recorded usage goes beyond what ragscope reads as a measurement — " +
+      "input_tokens: 6000000000000000 + 6000000000000000 over the request's LLM calls, this one the last, which makes 12000000000000000, beyond 9007199254740991 (2^53 − 1), the most ragscope reads as a token count; " +
+      "total_tokens: 6000000000000010 + 6000000000000010 over the request's LLM calls, this one the last, which makes 12000000000000020, beyond 9007199254740991 (2^53 − 1), the most ragscope reads as a token count; " +
+      "cost: 5000000000000000 + 5000000000000000 over the request's LLM calls, this one the last, which makes 10000000000000000, beyond 9007199254740991 (2^53 − 1), the most ragscope reads as a cost. " +
+      "The request's input_tokens, total_tokens and cost are not available (null): no request measures that much (a unit or encoding mistake), " +
+      "and such sums would add up beyond the largest number the dashboards' means can hold; the rest of the request is read as recorded",
+  );
+
+  const nested = await rebuilt(
+    openInferenceTrace(BEYOND_BOUND_TRACE, [
+      chain,
+      { name: "rewrite", attributes: llm({ prompt: 40, completion: 8, total: 48 }) },
+      { name: "predict", attributes: llm(null) },
+      { name: "chat", parent: 2, attributes: large(2) },
+      { name: "chat", parent: 2, attributes: large(3) },
+    ]),
+  );
+  assert.deepEqual(nested.sums, [null, 13, null, null]);
+  assert.deepEqual(nested.notes.map((note) => note.span_id), [`${BEYOND_BOUND_TRACE.slice(0, 14)}03`], "on the wrapper, once");
+  assert.match(nested.notes[0]!.error, /^adding up the recorded usage goes beyond what ragscope reads as a measurement — input_tokens: 6000000000000000 \+ 6000000000000000 over the LLM spans inside this LLM span, which makes 12000000000000000, beyond 9007199254740991/);
+});
+
+/**
  * GenAI agents (semantic conventions `invoke_agent`), their usage the calls they made (otel-genai-mapper.ts readAgent),
  * each beside or around the GenAI rewrite (40 + 8) and answer (900 + 60) calls, all on their operation names:
  * - a remote agent (a CLIENT span) beside the calls, 500 + 50: its calls ran where no span of this trace records them,
