@@ -5,6 +5,7 @@
 import type { CaseResult } from "../../contracts/case-result.js";
 import type { EvalCase } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
+import { isWithinLargestMeasurement } from "../../core/largest-measurement.js";
 import { isJudgeUsageMetric } from "../judge/judge-usage-metrics.js";
 
 export interface EvaluatedCase {
@@ -20,6 +21,10 @@ export interface EvaluatedCase {
  * The case's value of a metric: the first Evaluation Result that carries it
  * with a value (a metric has one owner in a registry; a judge re-run may add a
  * second result, and the first stored wins). Null when not applicable or absent.
+ * A value that is not finite or is beyond 2^53 − 1 either way
+ * (hasMeasuredValue) is none, as both stores hold it (store/clickhouse/result-rows.ts
+ * hasValue): `ragscope eval`'s printed summary and `ragscope gate`, which read
+ * the results as written, then count the case as the web UI's run summary does.
  * The judge's usage (judge_cost, its tokens) is carried by every judge result
  * for its own call: the case's value is their sum, null when one is not known
  * (a call without a price) — one result's read one metric's call as the case's.
@@ -28,9 +33,18 @@ export function metricValueOf(evaluated: EvaluatedCase, metric: string): number 
   if (isJudgeUsageMetric(metric)) return judgeUsageOf(evaluated, metric);
   for (const result of evaluated.evaluationResults) {
     const value = result.metric_values[metric];
-    if (value !== undefined && value !== null && Number.isFinite(value)) return value;
+    if (hasMeasuredValue(value)) return value;
   }
   return null;
+}
+
+/**
+ * Whether a metric value as an Evaluation Result carries it is a measurement: a number within
+ * LARGEST_MEASUREMENT either way (core/largest-measurement.ts). Beyond it a value is a unit or encoding mistake
+ * (a judge's, an earlier release's evaluator's), and the stores keep no value for it.
+ */
+export function hasMeasuredValue(value: number | null | undefined): value is number {
+  return typeof value === "number" && isWithinLargestMeasurement(value);
 }
 
 function judgeUsageOf(evaluated: EvaluatedCase, metric: string): number | null {
@@ -38,8 +52,8 @@ function judgeUsageOf(evaluated: EvaluatedCase, metric: string): number | null {
   for (const result of evaluated.evaluationResults) {
     if (!(metric in result.metric_values)) continue;
     const value = result.metric_values[metric];
-    if (value === undefined || value === null || !Number.isFinite(value)) return null;
+    if (!hasMeasuredValue(value)) return null;
     total = (total ?? 0) + value;
   }
-  return total !== null && Number.isFinite(total) ? total : null;
+  return total !== null && isWithinLargestMeasurement(total) ? total : null;
 }

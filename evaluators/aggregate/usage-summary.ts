@@ -12,6 +12,7 @@
  */
 import type { CaseResult } from "../../contracts/case-result.js";
 import { finiteMean, finiteSum } from "../../core/finite-mean.js";
+import { isWithinLargestMeasurement } from "../../core/largest-measurement.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { summarizeTaskSuccess } from "./task-success.js";
 
@@ -30,8 +31,13 @@ export interface UsageSummary {
   costPerSuccessfulTask: MetricValue;
 }
 
+/**
+ * The values requests recorded that are measurements: within 2^53 − 1 (core/largest-measurement.ts). The collector
+ * writes none beyond it; a Case Result written by other means (an earlier release's collector) may carry one, which
+ * is a unit or encoding mistake, read as not recorded, as the run summary of the stores reads it.
+ */
 function recordedValues(values: readonly (number | null)[]): number[] {
-  return values.filter((value): value is number => value !== null && Number.isFinite(value));
+  return values.filter((value): value is number => value !== null && isWithinLargestMeasurement(value));
 }
 
 /** present: the values requests recorded; what: the quantity one request records ("a cost"); summed: the same, added up over requests ("costs"). */
@@ -80,9 +86,9 @@ export function summarizeUsage(caseResults: readonly CaseResult[]): UsageSummary
   };
 }
 
-/** Requests that called a model (a generate stage, a model or token counts) and recorded no cost: what they cost is not known. */
+/** Requests that called a model (a generate stage, a model or token counts) and recorded no cost, or none within 2^53 − 1 (recordedValues): what they cost is not known. */
 export function unpricedRequests(caseResults: readonly CaseResult[]): number {
-  return caseResults.filter((caseResult) => caseResult.rag_observation.generation.cost === null && madeLlmCall(caseResult)).length;
+  return caseResults.filter((caseResult) => recordedValues([caseResult.rag_observation.generation.cost]).length === 0 && madeLlmCall(caseResult)).length;
 }
 
 function madeLlmCall(caseResult: CaseResult): boolean {
