@@ -6,9 +6,11 @@
  * The last is the generation that ended last (`answeringGeneration`), the same one the status rule reads, not the one
  * that started last: a title or suggestions call started after the answer's call, running beside it and ending first,
  * did not give the answer. A request span whose answer a generation that returned gave names that generation. Of
- * several ending at the same instant, one that returned; of several that still remain, neither inside another, which
- * one answered is not known, and what it decides is not available, with a note on each. A value is never taken from
- * a neighbour the trace does not say gave the answer.
+ * several ending at the same instant (a millisecond clock), the one that ran after the others — it started at or after
+ * each of them ended, as a cache hit of 50 → 50 ms after a condense call of 10 → 50 ms — is the last; otherwise one
+ * that returned; of several that still remain, neither inside another and overlapping, which one answered is not
+ * known, and what it decides is not available, with a note on each. A value is never taken from a neighbour the trace
+ * does not say gave the answer.
  *
  * What the last generation decides is also not available when an LLM call whose kind is not known started at or after
  * the last-started known generation: an OpenLLMetry call whose SDK evicted its request type and whose name and what is
@@ -33,8 +35,11 @@
  * so did a request whose span carries an answer a generation that returned gave (the same text up to whitespace:
  * same-answer.ts). A generation around it that returned (an instrumentation's span of the same call, around its failed
  * inner attempt) returned an answer after all. A call its caller aborted (an `AbortError`, the openai SDK's
- * `APIUserAbortError`: a user pressing stop) did not fail. When a call of unknown kind may have been the last
- * generation, the last is not known, and neither is whether it failed.
+ * `APIUserAbortError`: a user pressing stop) did not fail. The status is read from the same generations as the answer:
+ * when which of several ending together answered is not known and none of them returned, whichever gave the answer
+ * failed or was stopped, so the request failed when any of them failed and was not aborted, with every such one named
+ * (never the one that happened to start or be listed last), and completed when all were aborted. When a call of
+ * unknown kind may have been the last generation, the last is not known, and neither is whether it failed.
  */
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
@@ -44,9 +49,19 @@ import { sameAnswer } from "./same-answer.js";
 export interface LastGeneration {
   /** The last generation's observation (the one that gave the answer); null when there is none, when a later call may have been the last, or when which of several gave it is not known. */
   observation: GenerateObservation | null;
-  /** The last generation's span when it ended in error and no generation span around it returned; null otherwise, and when the last is not known. */
-  failed: SpanRecord | null;
+  /** The generations whose failure failed the request; null when it did not, and when a later call of unknown kind may have been the last. */
+  failed: FailedAnswer | null;
   notes: MalformedAttributeNote[];
+}
+
+/**
+ * The last generation when it ended in error, was not aborted by its caller and no generation span around it returned
+ * (`tied` 1); or, when which of `tied` generations ending together gave the answer is not known and none of them
+ * returned, each of them that failed and was not aborted (the others were).
+ */
+export interface FailedAnswer {
+  spans: SpanRecord[];
+  tied: number;
 }
 
 /** Whether `span` lies inside `around` (its parent, grandparent, …). A parent chain that loops (a malformed trace) ends the walk. */
@@ -127,68 +142,92 @@ function sameEnd(count: number, requestAnswered: boolean): string {
   );
 }
 
-/** The one generation of `pool` once the spans inside another are left out; null, with a note on each, when several remain. */
-function theOne(pool: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswered: boolean): { generation: Generation | null; notes: MalformedAttributeNote[] } {
+/**
+ * Of `items` (generations that ended at the same instant, none inside another), the one that ran after all the others:
+ * it started at or after every other one ended. On a millisecond clock a fast last call (a cache hit, 50 → 50 ms) ends
+ * in the same millisecond as the call before it (10 → 50 ms), yet it plainly came after it; null when no one or more
+ * than one did (calls that truly overlap, or several that took no time at the same instant).
+ */
+function ranAfterTheOthers(items: readonly Generation[]): Generation | null {
+  const after = items.filter((item) => items.every((other) => other === item || item.span.startTimeUnixNano >= other.span.endTimeUnixNano));
+  return after.length === 1 ? after[0]! : null;
+}
+
+/**
+ * The generations that ended last, narrowed to the one that ran after the others among the outermost of them (and the
+ * spans inside it, its instrumentation's own spans of the same call), when one did; all of them otherwise.
+ */
+function tiedAtTheEnd(generations: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>): Generation[] {
+  const last = endedLast(generations);
+  const after = ranAfterTheOthers(outermost(last, byId));
+  return after === null ? last : last.filter((item) => item === after || isInside(item.span, after.span, byId));
+}
+
+/**
+ * The one generation of `pool` once the spans inside another are left out and, of several, the one that ran after the
+ * others; null, with a note on each of those left, when several remain.
+ */
+function theOne(pool: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswered: boolean): { generation: Generation | null; candidates: Generation[]; notes: MalformedAttributeNote[] } {
   const candidates = outermost(pool, byId);
-  if (candidates.length === 1) return { generation: candidates[0]!, notes: [] };
+  const one = candidates.length === 1 ? candidates[0]! : ranAfterTheOthers(candidates);
+  if (one !== null) return { generation: one, candidates: [one], notes: [] };
   return {
     generation: null,
+    candidates,
     notes: candidates.map((item) => ({ span_id: item.span.spanId, span_name: item.span.name, attribute: "generation", kind: "unreadable_value", error: sameEnd(candidates.length, requestAnswered) })),
   };
 }
 
-/**
- * The generation that gave the request's answer, the one whose answer (when the request span carries none), model,
- * abstained and time to first token are the request's. It is chosen as `failedAnswer` decides the request's status,
- * so that the answer shown is the one the status speaks of:
- * - a request span whose answer is the output of a generation that returned (the same text, up to whitespace:
- *   same-answer.ts) names it: of several that gave it, the one that ended last;
- * - otherwise the generation that ended last — not the one that started last: a title or suggestions call started
- *   after the answer's and ending before it did not give the answer; of several ending at the same instant, one that
- *   returned (as the status rule: such a request completed);
- * - a last one that failed is the answering generation of a failed request, and its partial text (the output it
- *   recorded) the answer, as one cut short by its caller is; but one inside a generation that returned (its outer span
- *   of the same call) gave its answer through it, and that one is the answering generation.
- * Of several that remain at the same end time, neither inside another (parallel calls on a millisecond clock), which
- * gave the answer is not known: none is taken, with a note on each, rather than a neighbour's text or model.
- */
-function answeringGeneration(
-  generations: readonly Generation[],
-  byId: ReadonlyMap<string, SpanRecord>,
-  requestAnswer: string | null,
-): { generation: Generation | null; notes: MalformedAttributeNote[] } {
-  const requestAnswered = requestAnswer !== null;
-  if (requestAnswer !== null) {
-    const gave = generations.filter((item) => returned(item) && item.observation.answer !== null && sameAnswer(item.observation.answer, requestAnswer));
-    if (gave.length > 0) return theOne(endedLast(gave), byId, requestAnswered);
-  }
-  const last = endedLast(generations);
-  const returnedLast = last.filter(returned);
-  const chosen = theOne(returnedLast.length > 0 ? returnedLast : last, byId, requestAnswered);
-  const failed = chosen.generation;
-  if (failed === null || returned(failed)) return chosen;
-  const around = outermost(generations.filter((item) => returned(item) && isInside(failed.span, item.span, byId)), byId);
-  return around.length === 1 ? { generation: around[0]!, notes: [] } : chosen;
+/** The answering generation, with the notes on why it is not known, and the generations whose failure failed the request (none when it did not). */
+interface Answering {
+  generation: Generation | null;
+  notes: MalformedAttributeNote[];
+  failed: FailedAnswer | null;
 }
 
 /**
- * The generation whose failure leaves the request without its answer, or null. Read from the generation that ended
- * last (by end time: a call running beside the answer — a title, a suggestion — that failed before the answer ended
- * is not it), when it ended in error, was not cancelled by its caller, and no generation span around it returned (its
- * outer span of the same call). A request span that carries an answer some generation that returned also gave (the
- * same text up to whitespace: same-answer.ts) is answered, whatever failed besides.
+ * The generation that gave the request's answer, the one whose answer (when the request span carries none), model,
+ * abstained and time to first token are the request's, and, from the same generations, whether the request failed,
+ * so that the answer shown is the one the status speaks of:
+ * - a request span whose answer is the output of a generation that returned (the same text, up to whitespace:
+ *   same-answer.ts) names it: of several that gave it, the one that ended last; the request was answered, whatever
+ *   failed besides;
+ * - otherwise the generation that ended last — not the one that started last: a title or suggestions call started
+ *   after the answer's and ending before it did not give the answer. Of several ending at the same instant, the one
+ *   that ran after the others (it started at or after each of them ended: a cache hit on a millisecond clock) when one
+ *   did; then one that returned (as the status rule: such a request completed);
+ * - a last one that failed is the answering generation of a failed request, and its partial text (the output it
+ *   recorded) the answer, as one cut short by its caller is (that request completed); but one inside a generation
+ *   that returned (its outer span of the same call) gave its answer through it, and that one is the answering
+ *   generation.
+ * Of several that remain at the same end time, neither inside another and overlapping (parallel calls on a millisecond
+ * clock), which gave the answer is not known: none is taken, with a note on each, rather than a neighbour's text or
+ * model. The request then failed when one of them failed and was not aborted by its caller — none of them returned,
+ * so whichever gave the answer failed or was stopped — with every such one named; it completed when all were aborted.
  */
-function failedAnswer(generations: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswer: string | null): SpanRecord | null {
-  // Several ending at the same instant (a millisecond clock; a wrapper and the call inside it): one of them that
-  // returned may have given the answer, so none of them decides that the request failed.
-  const last = endedLast(generations);
-  if (last.some(returned)) return null;
-  const failed = last.at(-1)!.span;
-  if (cancelledByCaller(failed)) return null;
-  const others = generations.filter((item) => returned(item) && item.span.spanId !== failed.spanId);
-  if (others.some((item) => isInside(failed, item.span, byId))) return null;
-  if (requestAnswer !== null && others.some((item) => item.observation.answer !== null && sameAnswer(item.observation.answer, requestAnswer))) return null;
-  return failed;
+function answeringGeneration(generations: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswer: string | null): Answering {
+  const requestAnswered = requestAnswer !== null;
+  if (requestAnswer !== null) {
+    const gave = generations.filter((item) => returned(item) && item.observation.answer !== null && sameAnswer(item.observation.answer, requestAnswer));
+    if (gave.length > 0) {
+      const chosen = theOne(endedLast(gave), byId, requestAnswered);
+      return { generation: chosen.generation, notes: chosen.notes, failed: null };
+    }
+  }
+  const tied = tiedAtTheEnd(generations, byId);
+  const returnedLast = tied.filter(returned);
+  const chosen = theOne(returnedLast.length > 0 ? returnedLast : tied, byId, requestAnswered);
+  // Of the generations left (the answering one, or those of which one answered), the ones whose failure the request
+  // did not recover from: not stopped by the caller, and not inside a generation that returned (its outer span of
+  // the same call, whose answer the application got).
+  const failed = chosen.candidates
+    .filter((item) => !returned(item) && !cancelledByCaller(item.span) && !generations.some((other) => returned(other) && isInside(item.span, other.span, byId)))
+    .map((item) => item.span);
+  const failedAnswer = failed.length === 0 ? null : { spans: failed, tied: chosen.candidates.length };
+  const answering = chosen.generation;
+  if (answering === null || returned(answering)) return { generation: answering, notes: chosen.notes, failed: failedAnswer };
+  const around = outermost(generations.filter((item) => returned(item) && isInside(answering.span, item.span, byId)), byId);
+  return { generation: around.length === 1 ? around[0]! : answering, notes: chosen.notes, failed: failedAnswer };
 }
 
 /**
@@ -215,7 +254,7 @@ export function lastGeneration(
   );
   if (later.length === 0) {
     const answering = answeringGeneration(generations, byId, requestAnswer);
-    return { observation: answering.generation?.observation ?? null, failed: failedAnswer(generations, byId, requestAnswer), notes: answering.notes };
+    return { observation: answering.generation?.observation ?? null, failed: answering.failed, notes: answering.notes };
   }
   return {
     observation: null,

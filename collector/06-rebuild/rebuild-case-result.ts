@@ -47,8 +47,10 @@
  * The request failed when its root span ended in error, or when its last generation — the one that provides the
  * answer — did and no later generation answered (a stream that failed mid-way under a handler that returned its partial
  * text, a model call that threw under a handler that caught it: last-generation.ts); the answer it returned stays the
- * output. A failed root or generation is a timeout only when it says so with the OTel `error.type`
- * attribute (value `timeout`); status messages are free text and not parsed.
+ * output. When which of several generations ending at the same instant answered is not known and none returned, it
+ * failed when any of them failed other than by an abort, and the error names each. A failed root or generation is a
+ * timeout only when it says so with the OTel `error.type` attribute (value `timeout`); status messages are free text
+ * and not parsed.
  */
 import type { CaseResult, RetrievedChunk } from "../../contracts/case-result.js";
 import { caseResultIdFor } from "../../contracts/ids.js";
@@ -73,7 +75,7 @@ import type {
 } from "../04-normalize/stage-observation.js";
 import { attributesDroppedBySdk } from "../04-normalize/attributes-dropped-by-sdk.js";
 import { nameRerankedByText } from "./name-reranked-by-text.js";
-import { lastGeneration } from "./last-generation.js";
+import { lastGeneration, type FailedAnswer } from "./last-generation.js";
 import { inTimeOrder } from "./time-order.js";
 import { requestUsage } from "./request-usage.js";
 import { cutBySdk } from "./cut-by-sdk.js";
@@ -244,8 +246,9 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   // The request failed when its root did, or when the generation that provides its answer did (last-generation.ts): a
   // handler that returned the failed stream's partial text, or a reply in place of the answer, returned normally, and
   // read as completed, that text was judged as the request's answer.
-  const errorSpan = rootStatus.code === 2 ? rootSpan : last.failed;
-  const executionStatus = !trace.complete ? "partial" : errorSpan ? "failed" : "completed";
+  // When which of several generations ending together answered is not known and none returned, each that failed is named.
+  const failedRoot = rootStatus.code === 2 ? rootSpan : undefined;
+  const executionStatus = !trace.complete ? "partial" : failedRoot || last.failed ? "failed" : "completed";
   const startedAt = rootSpan?.startTimeUnixNano ?? trace.spans[0]?.startTimeUnixNano ?? 0n;
   const endedAt = trace.complete && rootSpan ? rootSpan.endTimeUnixNano : null;
   const identifiers = checkIdentifiers(request ?? null, rootSpan ?? trace.spans[0] ?? null);
@@ -341,21 +344,42 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
     },
     trace_id: trace.traceId,
     artifact_refs: [`trace://${trace.traceId}`],
-    execution_error: errorSpan
-      ? { type: errorSpan.attributes["error.type"] === "timeout" ? "timeout" : "system_error", message: errorSpan === rootSpan ? errorSpan.status.message || null : failedGenerationMessage(errorSpan) }
-      : !trace.complete
-        ? { type: "none", message: `trace released without its root span (${trace.reason})` }
-        : { type: "none", message: null },
+    execution_error: failedRoot
+      ? { type: saysTimeout(failedRoot) ? "timeout" : "system_error", message: failedRoot.status.message || null }
+      : last.failed
+        ? { type: last.failed.spans.every(saysTimeout) ? "timeout" : "system_error", message: failedGenerationMessage(last.failed) }
+        : !trace.complete
+          ? { type: "none", message: `trace released without its root span (${trace.reason})` }
+          : { type: "none", message: null },
     started_at: toIso(startedAt),
     completed_at: endedAt !== null ? toIso(endedAt) : null,
   };
 }
 
-/** The execution error of a request whose last generation failed while its root did not: which span, and its own message. */
-function failedGenerationMessage(generation: SpanRecord): string {
-  const name = JSON.stringify(generation.name.slice(0, 80));
-  const said = generation.status.message === "" ? "no error message recorded" : generation.status.message;
-  return `the request's last generation, ${name} (span ${generation.spanId}), ended in error and no later generation answered, so the answer is missing or cut short: ${said}`;
+/** Whether a failed span says it timed out, with the OTel `error.type` attribute (its status message is free text, not parsed). */
+const saysTimeout = (span: SpanRecord): boolean => span.attributes["error.type"] === "timeout";
+
+/** How many failed generations ending together an execution error names before it counts the rest. */
+const NAMED_FAILURES = 3;
+
+/**
+ * The execution error of a request whose last generation failed while its root did not: which span, and its own
+ * message; or, when which of several generations ending at the same instant answered is not known and none of them
+ * returned, each of them that failed (the first few, then how many more).
+ */
+function failedGenerationMessage({ spans: generations, tied }: FailedAnswer): string {
+  const named = (generation: SpanRecord) => `${JSON.stringify(generation.name.slice(0, 80))} (span ${generation.spanId})`;
+  const said = (generation: SpanRecord) => (generation.status.message === "" ? "no error message recorded" : generation.status.message);
+  if (tied === 1) {
+    const generation = generations[0]!;
+    return `the request's last generation, ${named(generation)}, ended in error and no later generation answered, so the answer is missing or cut short: ${said(generation)}`;
+  }
+  const shown = generations.slice(0, NAMED_FAILURES).map((generation) => `${named(generation)}: ${said(generation)}`);
+  const more = generations.length - shown.length;
+  return (
+    `the request's last ${tied} generations ended at the same instant, none inside another, and none of them returned, so the answer is missing or cut short; ` +
+    `${generations.length} ended in error${generations.length < tied ? ` (${tied - generations.length === 1 ? "the other was" : "the others were"} stopped by the caller)` : ""}: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`
+  );
 }
 
 function serviceName(span: SpanRecord | null): string | null {

@@ -6,7 +6,8 @@
  * one that returned (an instrumentation's span of the same call), an answer that ended after a failed call beside it,
  * a request answer a generation that returned gave (up to whitespace), and a call its caller aborted (an AbortError, the openai
  * SDK's APIUserAbortError). The answer and model are those of the generation that ended last, not of the one that started
- * last. The SDK's own spans through the real AI SDK are in
+ * last; of several ending in the same millisecond, the one that ran after the others, and when none did, the status is
+ * read over all of them (failed when one failed other than by an abort, naming each). The SDK's own spans through the real AI SDK are in
  * test/e2e/online/failed-generation-verdict.test.ts.
  */
 import assert from "node:assert/strict";
@@ -42,6 +43,16 @@ function rebuild(spans: SpanRecord[]) {
 const request = (answer: string | null): Attributes => ({ "openinference.span.kind": "CHAIN", "ragscope.stage": "request", "input.value": "q?", ...(answer === null ? {} : { "output.value": answer }) });
 const generation = (answer: string | null, extra: Attributes = {}): Attributes => ({ "openinference.span.kind": "LLM", "llm.model_name": "m", ...(answer === null ? {} : { "output.value": answer }), ...extra });
 const failure = (message: string) => ({ code: ERROR, message });
+
+/** A generation its caller aborted (an AbortError, as the AI SDK adapter records a stream the user stopped), ending at 60 ms. */
+function aborted(id: string, startMs: bigint): SpanRecord {
+  const stopped = span(id, "1", generation(null), startMs, 60n, failure("stream aborted"));
+  stopped.events.push({ name: "exception", timeUnixNano: stopped.endTimeUnixNano, attributes: { "exception.type": "AbortError", "exception.message": "stream aborted" }, body: null });
+  return stopped;
+}
+
+/** A generation that failed with `message`, ending at 60 ms. */
+const failedAt = (id: string, startMs: bigint, message: string) => span(id, "1", generation(null), startMs, 60n, failure(message));
 
 describe("a request whose last generation failed", () => {
   test("the request span ended well with the stream's partial text: failed, the partial text its output, the error naming the generation", () => {
@@ -112,6 +123,51 @@ describe("a request whose last generation failed", () => {
     // One inside the other (a wrapper and its call): the outer one is what the application got.
     const wrapped = rebuild([span("1", "", request(null), 0n, 100n), span("2", "1", generation("Within 7 days.", { "llm.model_name": "m-outer" }), 10n, 60n), span("3", "2", generation("Within 7 days.", { "llm.model_name": "m-inner" }), 20n, 60n)]);
     assert.deepEqual([wrapped.output, wrapped.model, wrapped.generationNotes], ["Within 7 days.", "m-outer", []]);
+  });
+
+  test("of generations ending in the same millisecond, the one that started when the other ended ran after it: it gave the answer", () => {
+    // A millisecond clock (Windows Python, traces converted from ms timestamps): a condense call, then a cache hit.
+    const condense = span("2", "1", generation("refund timing?", { "llm.model_name": "small" }), 10n, 50n);
+    const answer = span("3", "1", generation("Within 7 days.", { "llm.model_name": "m-answer" }), 50n, 50n);
+    for (const order of [[condense, answer], [answer, condense]]) {
+      const result = rebuild([span("1", "", request(null), 0n, 100n), ...order]);
+      assert.deepEqual([result.status, result.output, result.model, result.generationNotes], ["completed", "Within 7 days.", "m-answer", []]);
+    }
+    // The call that ran after failed: it is the last, and the request failed with its partial text, as one ending a millisecond later would.
+    const failedAfter = rebuild([span("1", "", request(null), 0n, 100n), condense, span("3", "1", generation("Refunds reach", { "llm.model_name": "m-answer" }), 50n, 50n, failure("overloaded"))]);
+    assert.deepEqual([failedAfter.status, failedAfter.output, failedAfter.model], ["failed", "Refunds reach", "m-answer"]);
+    assert.match(failedAfter.error.message ?? "", new RegExp(`^the request's last generation, "rag.generate" \\(span ${"3".padStart(16, "0")}\\), ended in error`));
+    // Still not known: two that took no time at the same instant, after the first (either may have run last).
+    const tie = rebuild([span("1", "", request(null), 0n, 100n), condense, answer, span("4", "1", generation("Refund timing"), 50n, 50n)]);
+    assert.deepEqual([tie.output, tie.model, tie.generationNotes.length], [null, null, 3]);
+  });
+
+  test("failed generations ending together, which answered not known: failed, naming every one, not the one started last", () => {
+    // Two that failed: failed, naming both, the answer and model not known.
+    const both = rebuild([span("1", "", request(null), 0n, 100n), failedAt("2", 10n, "overloaded"), failedAt("3", 20n, "rate limited")]);
+    assert.deepEqual([both.status, both.error.type, both.output, both.model, both.generationNotes.length], ["failed", "system_error", null, null, 2]);
+    assert.equal(
+      both.error.message,
+      `the request's last 2 generations ended at the same instant, none inside another, and none of them returned, so the answer is missing or cut short; 2 ended in error: ` +
+        `"rag.generate" (span ${"2".padStart(16, "0")}): overloaded; "rag.generate" (span ${"3".padStart(16, "0")}): rate limited`,
+    );
+    // Many: the first few named, the rest counted; a timeout only when every one says so.
+    const many = rebuild([span("1", "", request(null), 0n, 100n), ...["2", "3", "4", "5", "6"].map((id, index) => failedAt(id, 10n + BigInt(index), `e${id}`))]);
+    assert.match(many.error.message ?? "", /5 ended in error: .*: e2; .*: e3; .*: e4; and 2 more$/);
+    const timeout = (id: string, startMs: bigint) => span(id, "1", generation(null, { "error.type": "timeout" }), startMs, 60n, failure("deadline"));
+    assert.equal(rebuild([span("1", "", request(null), 0n, 100n), timeout("2", 10n), timeout("3", 20n)]).error.type, "timeout");
+    assert.equal(rebuild([span("1", "", request(null), 0n, 100n), timeout("2", 10n), failedAt("3", 20n, "x")]).error.type, "system_error");
+  });
+
+  test("one generation aborted by the user and one that failed, ending together: failed, naming the failure, whichever started later", () => {
+    for (const spans of [[failedAt("2", 10n, "boom"), aborted("3", 20n)], [aborted("2", 10n), failedAt("3", 20n, "boom")]]) {
+      const result = rebuild([span("1", "", request(null), 0n, 100n), ...spans]);
+      const failedId = spans.find((item) => item.status.message === "boom")!.spanId;
+      assert.equal(result.status, "failed", `the failed span is ${failedId}`);
+      assert.match(result.error.message ?? "", new RegExp(`last 2 generations ended at the same instant, .*; 1 ended in error \\(the other was stopped by the caller\\): "rag.generate" \\(span ${failedId}\\): boom$`));
+    }
+    // All aborted: completed.
+    assert.equal(rebuild([span("1", "", request(null), 0n, 100n), aborted("2", 10n), aborted("3", 20n)]).status, "completed");
   });
 
   test("the request's answer is a generation's up to surrounding whitespace and runs of spaces; another wording is not", () => {
