@@ -151,4 +151,19 @@ describe("experiment report decisions", () => {
     assert.equal(report.sampleRatio, null);
     assert.deepEqual(report.decisions, ["Nothing to compare: only one variant (control) has requests."]);
   });
+  test("a metric whose values no variance can hold (1e200 and up) is not compared, saying why; the others are", () => {
+    // A reader that gives such values (the stores keep none beyond 2^53 − 1) must not stop the report.
+    const results = Array.from({ length: 40 }, (_, index) => request(index + 1, index < 20 ? "control" : "treatment", { like: index % 2 === 0 }));
+    const metricValues = results.flatMap((result, index) => [
+      { traceId: result.trace_id, metric: "cost", evaluatorId: "performance.usage", value: Number(`${1 + (index % 5)}e200`), heuristicJudgement: false },
+      { traceId: result.trace_id, metric: "latency_ms", evaluatorId: "performance.usage", value: (index < 20 ? 1_000 : 2_000) + (index % 5) * 10, heuristicJudgement: false },
+    ]);
+    const report = buildExperimentReport(results, metricValues, { experimentId: "exp", now });
+    const cost = report.metrics.find((metric) => metric.metric === "cost")!;
+    const compared = cost.comparisons.find((item) => item.variant === "treatment")!;
+    assert.deepEqual([compared.indication, compared.comparison], ["not_enough_data", null]);
+    assert.equal(compared.note, "not compared: a value of 5e+200 is too large for the statistics, whose variances square the values (beyond the largest number past 1e+150)");
+    const latency = report.metrics.find((metric) => metric.metric === "latency_ms")!.comparisons.find((item) => item.variant === "treatment")!;
+    assert.equal(latency.indication, "worse");
+  });
 });
