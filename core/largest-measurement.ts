@@ -11,7 +11,10 @@
  */
 export const LARGEST_MEASUREMENT = Number.MAX_SAFE_INTEGER;
 
-/** A finite number whose magnitude is at most LARGEST_MEASUREMENT: one a mean or a sum may read as it is. */
-export function isWithinLargestMeasurement(value: number): boolean {
-  return Number.isFinite(value) && Math.abs(value) <= LARGEST_MEASUREMENT;
+/**
+ * A finite number whose magnitude is at most LARGEST_MEASUREMENT: one a mean or a sum may read as it is. Null and
+ * undefined (a metric without a value, a field not recorded) are none, so one check serves every reader and writer.
+ */
+export function isWithinLargestMeasurement(value: number | null | undefined): value is number {
+  return typeof value === "number" && Number.isFinite(value) && Math.abs(value) <= LARGEST_MEASUREMENT;
 }

@@ -282,7 +282,7 @@ export function requestUsage(normalized: readonly NormalizedSpan[]): RequestUsag
     const missing = calls.filter((call) => call.spans.every((item) => recorded(item, sum) === null && !uncountedUsage(item).includes(sum))).map((call) => call.outermost);
     const leftOut = uncounted.some((item) => uncountedUsage(item).includes(sum)) || (values.length > 0 && missing.length > 0);
     const total = leftOut || values.length === 0 ? null : values.reduce((total, value) => total + value, 0);
-    sums[sum] = total !== null && isWithinLargestMeasurement(total) ? total : null;
+    sums[sum] = isWithinLargestMeasurement(total) ? total : null;
     if (total !== null && !isWithinLargestMeasurement(total) && values.every(isWithinLargestMeasurement)) {
       const last = known.at(-1)!.call;
       overflows.set(last.outermost, [...(overflows.get(last.outermost) ?? []), { sum, values, total, where: "request" }]);

@@ -7,7 +7,8 @@
  */
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { graderErrorTypeOf } from "../judge/judge-evaluations.js";
-import { hasMeasuredValue, type EvaluatedCase } from "./evaluated-case.js";
+import { isWithinLargestMeasurement } from "../../core/largest-measurement.js";
+import type { EvaluatedCase } from "./evaluated-case.js";
 
 function isErrored(result: EvaluationResult): boolean {
   return result.outcome === "error" || result.error_type !== "none";
@@ -23,7 +24,7 @@ export function erroredEvaluationsOf(cases: readonly EvaluatedCase[], metric: st
   let count = 0;
   let byJudge = false;
   for (const evaluated of cases) {
-    const hasValue = evaluated.evaluationResults.some((result) => hasMeasuredValue(result.metric_values[metric]));
+    const hasValue = evaluated.evaluationResults.some((result) => isWithinLargestMeasurement(result.metric_values[metric]));
     if (hasValue) continue;
     const errored = evaluated.evaluationResults.filter((result) => isErrored(result) && metric in result.metric_values);
     if (errored.length === 0) continue;

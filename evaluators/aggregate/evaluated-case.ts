@@ -22,7 +22,7 @@ export interface EvaluatedCase {
  * with a value (a metric has one owner in a registry; a judge re-run may add a
  * second result, and the first stored wins). Null when not applicable or absent.
  * A value that is not finite or is beyond 2^53 − 1 either way
- * (hasMeasuredValue) is none, as both stores hold it (store/clickhouse/result-rows.ts
+ * (core/largest-measurement.ts) is none, as both stores hold it (store/clickhouse/result-rows.ts
  * hasValue): `ragscope eval`'s printed summary and `ragscope gate`, which read
  * the results as written, then count the case as the web UI's run summary does.
  * The judge's usage (judge_cost, its tokens) is carried by every judge result
@@ -33,18 +33,9 @@ export function metricValueOf(evaluated: EvaluatedCase, metric: string): number 
   if (isJudgeUsageMetric(metric)) return judgeUsageOf(evaluated, metric);
   for (const result of evaluated.evaluationResults) {
     const value = result.metric_values[metric];
-    if (hasMeasuredValue(value)) return value;
+    if (isWithinLargestMeasurement(value)) return value;
   }
   return null;
-}
-
-/**
- * Whether a metric value as an Evaluation Result carries it is a measurement: a number within
- * LARGEST_MEASUREMENT either way (core/largest-measurement.ts). Beyond it a value is a unit or encoding mistake
- * (a judge's, an earlier release's evaluator's), and the stores keep no value for it.
- */
-export function hasMeasuredValue(value: number | null | undefined): value is number {
-  return typeof value === "number" && isWithinLargestMeasurement(value);
 }
 
 function judgeUsageOf(evaluated: EvaluatedCase, metric: string): number | null {
@@ -52,8 +43,8 @@ function judgeUsageOf(evaluated: EvaluatedCase, metric: string): number | null {
   for (const result of evaluated.evaluationResults) {
     if (!(metric in result.metric_values)) continue;
     const value = result.metric_values[metric];
-    if (!hasMeasuredValue(value)) return null;
+    if (!isWithinLargestMeasurement(value)) return null;
     total = (total ?? 0) + value;
   }
-  return total !== null && isWithinLargestMeasurement(total) ? total : null;
+  return isWithinLargestMeasurement(total) ? total : null;
 }

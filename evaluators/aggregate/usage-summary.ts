@@ -37,7 +37,7 @@ export interface UsageSummary {
  * is a unit or encoding mistake, read as not recorded, as the run summary of the stores reads it.
  */
 function recordedValues(values: readonly (number | null)[]): number[] {
-  return values.filter((value): value is number => value !== null && isWithinLargestMeasurement(value));
+  return values.filter(isWithinLargestMeasurement);
 }
 
 /** present: the values requests recorded; what: the quantity one request records ("a cost"); summed: the same, added up over requests ("costs"). */

@@ -29,7 +29,7 @@ export interface CaseRows {
  * gave before).
  */
 export function hasValue(value: number | null | undefined): value is number {
-  return typeof value === "number" && isWithinLargestMeasurement(value);
+  return isWithinLargestMeasurement(value);
 }
 
 /** The value a metric's row holds: NULL (null) for one without a value (hasValue), also in a tombstone row. */
