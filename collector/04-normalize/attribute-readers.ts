@@ -4,7 +4,6 @@
  * reader accepts the forms seen in the wild and returns null otherwise.
  */
 import type { AttributeValue, Attributes } from "../00-otlp/span-record.js";
-import { flattenedListIndexes } from "./flattened-list-indexes.js";
 
 export function readString(attributes: Attributes, key: string): string | null {
   const value = attributes[key];
@@ -68,15 +67,8 @@ export function readJsonObject(attributes: Attributes, key: string): Record<stri
   }
 }
 
-/**
- * Indexes present under a flattened list prefix: for `retrieval.documents`,
- * the N of every `retrieval.documents.N.…` key, sorted ascending. Found once a
- * span for all its lists (flattened-list-indexes.ts); the array is shared, not
- * to be changed.
- */
-export function flattenedIndexes(attributes: Attributes, prefix: string): readonly number[] {
-  return flattenedListIndexes(attributes, prefix);
-}
+/** Indexes present under a flattened list prefix, found once a span for all its lists; the array is shared, not to be changed. */
+export { flattenedIndexes } from "./flattened-list-indexes.js";
 
 /** The indexes a flattened list lacks below its highest, as `indexGaps` counts them. */
 export interface IndexGaps {

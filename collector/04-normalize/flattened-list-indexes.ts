@@ -22,7 +22,7 @@ const NO_INDEXES: readonly number[] = Object.freeze([]);
 const listsByAttributes = new WeakMap<Attributes, ReadonlyMap<string, readonly number[]>>();
 
 /** Indexes present under a flattened list prefix, sorted ascending: for `retrieval.documents`, the N of every `retrieval.documents.N…` key. */
-export function flattenedListIndexes(attributes: Attributes, prefix: string): readonly number[] {
+export function flattenedIndexes(attributes: Attributes, prefix: string): readonly number[] {
   let lists = listsByAttributes.get(attributes);
   if (lists === undefined) {
     lists = indexEveryList(attributes);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Attributes } from "../../../collector/00-otlp/span-record.js";
-import { flattenedListIndexes } from "../../../collector/04-normalize/flattened-list-indexes.js";
+import { flattenedIndexes } from "../../../collector/04-normalize/flattened-list-indexes.js";
 
 function indexesByDefinition(attributes: Attributes, prefix: string): number[] {
   const indexes = new Set<number>();
@@ -64,18 +64,18 @@ describe("flattened list indexes", () => {
       "retrieval.documents.x1.document.id": "not an index",
       "input.value": "question",
     };
-    assert.deepEqual(flattenedListIndexes(attributes, "retrieval.documents"), [0, 2, 10]);
-    assert.deepEqual(flattenedListIndexes(attributes, "llm.input_messages"), [0, 3]);
-    assert.deepEqual(flattenedListIndexes(attributes, "llm.input_messages.0.message.contents"), [1]);
-    assert.deepEqual(flattenedListIndexes(attributes, "input"), []);
-    assert.deepEqual(flattenedListIndexes(attributes, "retrieval"), []);
+    assert.deepEqual(flattenedIndexes(attributes, "retrieval.documents"), [0, 2, 10]);
+    assert.deepEqual(flattenedIndexes(attributes, "llm.input_messages"), [0, 3]);
+    assert.deepEqual(flattenedIndexes(attributes, "llm.input_messages.0.message.contents"), [1]);
+    assert.deepEqual(flattenedIndexes(attributes, "input"), []);
+    assert.deepEqual(flattenedIndexes(attributes, "retrieval"), []);
   });
 
   test("agrees with the definition for every prefix on 2,000 generated spans", () => {
     for (let seed = 1; seed <= 2_000; seed += 1) {
       const attributes = randomAttributes(generator(seed));
       for (const prefix of candidatePrefixes(attributes)) {
-        assert.deepEqual(flattenedListIndexes(attributes, prefix), indexesByDefinition(attributes, prefix), `seed ${seed}, prefix ${JSON.stringify(prefix)}, keys ${JSON.stringify(Object.keys(attributes))}`);
+        assert.deepEqual(flattenedIndexes(attributes, prefix), indexesByDefinition(attributes, prefix), `seed ${seed}, prefix ${JSON.stringify(prefix)}, keys ${JSON.stringify(Object.keys(attributes))}`);
       }
     }
   });
