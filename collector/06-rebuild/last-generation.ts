@@ -169,7 +169,8 @@ function tiedAtTheEnd(generations: readonly Generation[], byId: ReadonlyMap<stri
  */
 function theOne(pool: readonly Generation[], byId: ReadonlyMap<string, SpanRecord>, requestAnswered: boolean): { generation: Generation | null; candidates: Generation[]; notes: MalformedAttributeNote[] } {
   const candidates = outermost(pool, byId);
-  const one = candidates.length === 1 ? candidates[0]! : ranAfterTheOthers(candidates);
+  // One candidate alone ran after the others (there are none); of several, the one that started when the rest had ended.
+  const one = ranAfterTheOthers(candidates);
   if (one !== null) return { generation: one, candidates: [one], notes: [] };
   return {
     generation: null,

@@ -93,11 +93,11 @@ export const contextTruncationEvaluator: Evaluator = {
   evaluate({ caseResult, evalCase }) {
     const findings = evalCase ? findTruncatedEvidence(caseResult, evalCase) : null;
     if (findings === null) {
-      const documentsOnly = evalCase !== null && evalCase.gold_evidence.length === 0 && caseGoldEvidence(evalCase).documentsOnly;
-      const reason = !evalCase
+      const gold = evalCase ? caseGoldEvidence(evalCase) : null;
+      const reason = gold === null
         ? "the trace is not linked to an Eval Case"
-        : documentsOnly
-          ? needsEvidenceReason(caseGoldEvidence(evalCase), "truncation (whether the chunk holding it was dropped or cut)")
+        : gold.documentsOnly
+          ? needsEvidenceReason(gold, "truncation (whether the chunk holding it was dropped or cut)")
           : "no gold evidence, or the trace recorded no retrieval or no context";
       const value = notApplicable(reason);
       return { values: { evidence_truncated: value, evidence_truncated_rate: value }, reason: `not applicable: ${reason}`, evidence: [] };
