@@ -7,6 +7,7 @@ import { newHumanLabel } from "../../../../evaluators/judge/calibration/human-la
 import { ANONYMOUS_REVIEWER } from "../../../../evaluators/reviewed-verdict.js";
 import { buildCaseResult, seedExample } from "../../../support/case-results.js";
 import { evaluatedRequest } from "../../../support/evaluated-request.js";
+import { measured } from "../../../support/stored-requests.js";
 import { sendCaseAgain } from "./case-sent-again.js";
 import type { StoreFactory, StoreUnderTest } from "./store-under-test.js";
 
@@ -301,21 +302,10 @@ export function runReaderContract(name: string, factory: StoreFactory): void {
       const stated = [1e308, 1e308, 2 ** 53, -1e308, Number.POSITIVE_INFINITY, Number.NaN, 4e15, 2e15];
       const writes = stated.map((value, index) => {
         const written = evaluatedRequest({ runId: "run_beyond_bound", caseResultId: `cr_beyond_bound_${index}`, caseId: `case_beyond_bound_${index}`, traceId: String(index + 1).padStart(32, "b"), startedAt: "2026-07-08T09:50:00.000Z", service: "support-bot", output: "an answer" });
-        const measured = {
-          evaluation_result_id: `er_cr_beyond_bound_${index}`,
-          case_result_id: `cr_beyond_bound_${index}`,
-          evaluator_id: "direct.rule",
-          evaluator_version: "1",
-          metric_values: { stated_cost: value },
-          outcome: "measured" as const,
-          reason: "measured",
-          evidence_refs: [],
-          confidence: { value: 1, semantics: "deterministic_rule" as const },
-          review_required: false,
-          error_type: "none" as const,
-          evaluated_at: "2026-07-08T09:50:00.000Z",
-        };
-        return { ...written, evaluationResults: [measured] };
+        // The value is set after the helper's schema parse, which refuses Infinity and NaN: a store is handed them by
+        // code that does not parse them (the cases above), so it must bound them itself.
+        const direct = { ...measured(`cr_beyond_bound_${index}`, "direct.rule", {}, Date.parse("2026-07-08T09:50:00.000Z")), metric_values: { stated_cost: value } };
+        return { ...written, evaluationResults: [direct] };
       });
       assert.ok((await subject.store.results.write(writes)).ok);
       const summary = await subject.store.reader.readRunSummary("run_beyond_bound");
