@@ -140,14 +140,34 @@ interface Probe {
   failureThreshold?: number;
 }
 
+interface Container {
+  name: string;
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
+  ports?: { name?: string; containerPort: number }[];
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
+}
+
 interface PodSpec {
   enableServiceLinks?: boolean;
-  containers: {
-    env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
-    startupProbe?: Probe;
-    livenessProbe?: Probe;
-    readinessProbe?: Probe;
-  }[];
+  terminationGracePeriodSeconds?: number;
+  containers: Container[];
+}
+
+type Deployment = Manifest & { spec: { template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } };
+type Service = Manifest & { spec: { selector: Record<string, string>; ports: { name: string; targetPort: string | number }[] } };
+
+/** How long a container's preStop hook waits before the kubelet sends SIGTERM: an exec `sleep N`, else none (0). */
+function preStopSeconds(container: Container): number {
+  const hook = container.lifecycle?.preStop;
+  if (hook === undefined) return 0;
+  const command = hook.exec?.command ?? [];
+  assert.equal(command.length, 2, `a preStop hook other than an exec sleep: ${JSON.stringify(hook)}`);
+  assert.equal(command[0], "sleep", `a preStop hook other than an exec sleep: ${JSON.stringify(hook)}`);
+  assert.match(command[1]!, /^[1-9]\d*$/, `sleep for a whole number of seconds: ${JSON.stringify(hook)}`);
+  return Number(command[1]);
 }
 
 type ModelClass = new (data: unknown) => { validate(): void };
@@ -361,18 +381,45 @@ describe("Kubernetes manifests", () => {
     }
   });
 
-  test("every role's pod is given longer to stop than its stop timeout", async () => {
+  test("every role's pod is given longer to stop than its preStop hook and its stop timeout after it", async () => {
     const manifests = (await readManifests()).map(({ manifest }) => manifest);
     const config = manifests.find((manifest) => manifest.kind === "ConfigMap") as Manifest & { data: Record<string, string> };
-    const deployments = manifests.filter((manifest) => manifest.kind === "Deployment") as (Manifest & { spec: { template: { spec: PodSpec & { terminationGracePeriodSeconds?: number } } } })[];
+    const deployments = manifests.filter((manifest) => manifest.kind === "Deployment") as Deployment[];
     for (const deployment of deployments) {
       const pod = deployment.spec.template.spec;
       const literal = Object.fromEntries((pod.containers[0]!.env ?? []).filter((entry) => entry.value !== undefined).map((entry) => [entry.name, entry.value!]));
-      // Kubernetes' default grace period is 30 s.
+      // Kubernetes' default grace period is 30 s; it counts the preStop hook's time too, SIGTERM coming after the hook.
       const graceMs = (pod.terminationGracePeriodSeconds ?? 30) * 1_000;
+      const hookMs = Math.max(...pod.containers.map(preStopSeconds)) * 1_000;
       const timeoutMs = stopTimeoutMs({ ...config.data, ...literal });
-      assert.ok(graceMs > timeoutMs, `${deployment.metadata.name}: terminationGracePeriodSeconds ${graceMs / 1_000} s is not longer than the stop timeout ${timeoutMs} ms`);
+      assert.ok(graceMs > hookMs + timeoutMs, `${deployment.metadata.name}: terminationGracePeriodSeconds ${graceMs / 1_000} s is not longer than the preStop hook's ${hookMs} ms and the stop timeout ${timeoutMs} ms after it`);
     }
+  });
+
+  test("a container that takes traffic through a Service waits in a preStop hook before SIGTERM closes its ports, with a sleep its image has", async () => {
+    const manifests = (await readManifests()).map(({ manifest }) => manifest);
+    const services = manifests.filter((manifest) => manifest.kind === "Service") as Service[];
+    const deployments = manifests.filter((manifest) => manifest.kind === "Deployment") as Deployment[];
+    const served: string[] = [];
+    for (const deployment of deployments) {
+      const labels = deployment.spec.template.metadata.labels;
+      const selecting = services.filter((service) => Object.entries(service.spec.selector).every(([name, value]) => labels[name] === value));
+      // The metrics port is left out: it stays open until the process exits (/healthz answers while a role drains),
+      // and a scrape missed while the pod leaves is taken at the next interval.
+      const ports = selecting.flatMap((service) => service.spec.ports.map((port) => port.targetPort)).filter((port) => port !== "metrics");
+      for (const container of deployment.spec.template.spec.containers) {
+        const taking = ports.filter((port) => (container.ports ?? []).some((declared) => declared.name === port || declared.containerPort === port));
+        if (taking.length === 0) continue;
+        served.push(`${deployment.metadata.name}/${container.name}`);
+        assert.ok(preStopSeconds(container) > 0, `${deployment.metadata.name}: its container takes ${taking.join(", ")} through a Service and has no preStop sleep, so exporters are refused while the pod leaves the endpoints`);
+      }
+    }
+    assert.deepEqual(served, ["ragscope-receiver/receiver"], "the containers a Service sends traffic to");
+    // The hook execs sleep in the container: the image's last stage must carry it (Debian's coreutils; a distroless
+    // or scratch image has none, and would need the kubelet's lifecycle.preStop.sleep, Kubernetes 1.30 or later).
+    const dockerfile = await readFile(path.join(deploy, "Dockerfile"), "utf8");
+    const stages = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map(([, image]) => image);
+    assert.match(stages.at(-1)!, /^node:\d+-bookworm(-slim)?$/, "the image's last stage is Debian-based, with sleep");
   });
 
   test("the kustomization lists every manifest file", async () => {
