@@ -8,14 +8,15 @@
  *
  * The event stays (the user did rate, and the rate counts of the other kinds are unchanged); its value becomes null,
  * with a note (kind `unreadable_value`) naming the attribute and quoting the value. A rating of a negative number
- * within the bound is kept: the scale is the application's own. A value that is no number at all ("five stars") is
- * left as sent: no mean reads it as one.
+ * within the bound is kept: the scale is the application's own. A value that is no number at all ("five stars", or a
+ * spelling no surface reads as one, 0x5: core/rating-value.ts) is left as sent: no mean reads it as one.
  *
  * Feedback reaches the collector as spans in an OTLP export, beside the spans of other requests, so refusing the
  * export (a 400) for one rating would drop all of them, or have the exporter retry them forever; the value alone is
  * not taken, as every other out-of-range value a span states.
  */
 import { isWithinLargestMeasurement, LARGEST_MEASUREMENT } from "../../core/largest-measurement.js";
+import { isRatingSpelling } from "../../core/rating-value.js";
 import { FeedbackKind, Ragscope } from "../../contracts/span-attributes.js";
 import { quoted } from "./explain-unread-value.js";
 import type { FeedbackObservation } from "./stage-observation.js";
@@ -33,9 +34,11 @@ export function withoutOutOfRangeRating(observation: FeedbackObservation): Feedb
   const text = observation.value.trim();
   if (text === "") return observation;
   const finiteWord = !NON_FINITE_SPELLING.test(text);
+  // A word no surface reads as a number (core/rating-value.ts: "five stars", 0x5) is no rating any mean reads; within
+  // the bound, a rating as sent.
+  if (finiteWord && !isRatingSpelling(text)) return observation;
   const value = finiteWord ? Number(text) : Number.NaN;
-  // A word that is no number (NaN from Number) is not a rating any mean reads; within the bound, a rating as sent.
-  if ((finiteWord && Number.isNaN(value)) || isWithinLargestMeasurement(value)) return observation;
+  if (isWithinLargestMeasurement(value)) return observation;
   const shown = JSON.stringify(quoted(observation.value));
   const error = Number.isFinite(value)
     ? `is ${shown}, beyond ${LARGEST_MEASUREMENT} (2^53 − 1) either way, the most ragscope reads as a rating: no rating scale goes that far (a unit or encoding mistake), ` +

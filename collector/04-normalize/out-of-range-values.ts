@@ -32,6 +32,7 @@
 import { LARGEST_MEASUREMENT } from "../../core/largest-measurement.js";
 import type { MalformedAttribute } from "./find-malformed-json.js";
 import { withoutOutOfRangeRating } from "./out-of-range-rating.js";
+import { withTrimmedRating } from "./trimmed-rating.js";
 import type { EnclosedUsage, StageObservation, UsageSum } from "./stage-observation.js";
 
 /** The largest count, cost or duration a span is believed to state (core/largest-measurement.ts). */
@@ -82,7 +83,8 @@ export function withoutOutOfRangeValues(observation: StageObservation): StageObs
       };
     }
     case "feedback":
-      return withoutOutOfRangeRating(observation);
+      // Trimmed first: the bound reads the number the stores will read (core/rating-value.ts).
+      return withoutOutOfRangeRating(withTrimmedRating(observation));
     default:
       return observation;
   }

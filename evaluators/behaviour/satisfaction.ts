@@ -1,4 +1,5 @@
 import { FeedbackKind } from "../../contracts/span-attributes.js";
+import { readRating } from "../../core/rating-value.js";
 import { lastEventOf } from "./behaviour-request.js";
 import { requestObservation, type BehaviourMetricDefinition } from "./behaviour-metric.js";
 
@@ -16,7 +17,8 @@ export const satisfaction: BehaviourMetricDefinition = {
   observe: ({ requests }) =>
     requests.flatMap((request) => {
       const rating = lastEventOf(request, [FeedbackKind.rating]);
-      const score = rating?.value === null || rating?.value === undefined ? Number.NaN : Number(rating.value);
-      return Number.isFinite(score) ? [requestObservation(request, score)] : [];
+      // The engine's reading (core/rating-value.ts), so the UI, the report's behaviour table and Grafana count the same ratings.
+      const score = readRating(rating?.value);
+      return score === null ? [] : [requestObservation(request, score)];
     }),
 };
