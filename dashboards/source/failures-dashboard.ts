@@ -26,7 +26,7 @@ export const FAILURES_UID = "ragscope-failures";
  * Failing requests per root-cause label in the dashboard's scope, per minute: root_cause_rollups (migration 0016),
  * the labelled Evaluation Results counted with their request's tenant, service, dataset and run.
  */
-const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM root_cause_rollups FINAL WHERE ${dashboardScope("minute")}`;
+const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests, failing_rows FROM root_cause_rollups FINAL WHERE ${dashboardScope("minute")}`;
 
 /**
  * The labels' rows of ROOT_CAUSES. The rollups also hold the failing requests under a name that is no label — the
@@ -35,18 +35,20 @@ const ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM root_cause
  * Failures page charts the labels and counts every other failing request "without a root-cause label", and so does
  * this board (WITHOUT_ROOT_CAUSE_LABEL).
  */
-const LABELLED_ROOT_CAUSES = `SELECT minute, root_cause, failing_requests FROM (${ROOT_CAUSES}) WHERE ${rootCauseLabelCondition("root_cause")}`;
+const LABELLED_ROOT_CAUSES = `SELECT minute, root_cause, failing_requests, failing_rows FROM (${ROOT_CAUSES}) WHERE ${rootCauseLabelCondition("root_cause")}`;
 
 /**
  * The failing requests no label explains, over the range, as the Failures page's "without a root-cause label": the
- * failing requests (request_rollups' final verdicts, what the failure rate counts) less those under a label
- * (root_cause_rollups). A request stored twice (a partial trace's result beside the complete one, the same trace and
- * start) is two failing rows and one labelled request: its second row counts here, where the page counts it under its label's request once.
+ * failing rows (request_rollups' final verdicts, what the failure rate and the page's total count: a row per sorting
+ * key) less the failing rows of the requests under a label (root_cause_rollups' failing_rows, migration 0038), in the
+ * page's unit. A request stored twice (a partial trace's result beside the complete one, the same trace and start) is
+ * two failing rows of one labelled request: less its one request, its second row counted here, where the page counts
+ * it under its label alone. Rollups only: a 30-day range reads no Case Result (test/bench/dashboard-scale.bench.ts).
  */
 const WITHOUT_ROOT_CAUSE_LABEL = [
   `SELECT failing.requests - labelled.requests AS "Failing requests"`,
   `FROM (SELECT sum(failed_verdicts) AS requests FROM ${SOURCES.request_rollups.from(dashboardScope, [])}) AS failing`,
-  `CROSS JOIN (SELECT sum(failing_requests) AS requests FROM (${LABELLED_ROOT_CAUSES})) AS labelled`,
+  `CROSS JOIN (SELECT sum(failing_rows) AS requests FROM (${LABELLED_ROOT_CAUSES})) AS labelled`,
 ].join("\n");
 
 /** How many requests the cases tables list, newest first. */

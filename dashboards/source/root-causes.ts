@@ -41,8 +41,13 @@ export function rootCauseLabelCondition(column: string): string {
   return `${column} IN (${ROOT_CAUSE_LABEL_NAMES.map((label) => `'${label}'`).join(", ")})`;
 }
 
-/** The columns of root_cause_rollups in the order rootCauseRollupSelect computes them. */
-export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "root_cause", "failing_requests", "version"] as const;
+/**
+ * The columns of root_cause_rollups in the order rootCauseRollupSelect computes them (`failingRows`: with
+ * failing_rows, migration 0038; a store before it has no column for it).
+ */
+export function rootCauseRollupColumns(failingRows = true): string[] {
+  return ["minute", "tenant_id", "service_name", "dataset_id", "run_id", "root_cause", "failing_requests", ...(failingRows ? ["failing_rows"] : []), "version"];
+}
 
 /**
  * The SELECT computing root_cause_rollups rows: the failing requests (final verdict `failed`, FINAL_VERDICT's rule)
@@ -54,7 +59,14 @@ export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name",
  * them and request_rollups counts them, whatever minutes each refresh recomputed. Grouped by id alone, a refresh of
  * both minutes counted one request at the first start under the newest row's service, and a refresh of each minute
  * apart two. A request stored under two sorting keys (a partial trace's result beside the complete one: the same trace
- * and start) is one, attributed to its newest version's columns and verdict.
+ * and start) is one, attributed to its newest version's columns and verdict; the refresh recomputes every group that
+ * holds a row of a request it reads (metric-rollups.ts), so the group its older row was counted under loses it.
+ *
+ * `failing_rows` (migration 0038, when `failingRows`) counts the Case Result rows of those requests whose own final
+ * verdict is failed: what request_rollups' failed_verdicts and the Failures page's total count (a row per sorting
+ * key), so the Grafana board's "Without a root-cause label" is the failing rows less the labelled requests' rows, in
+ * one unit, as the page counts it. Less the labelled requests instead, a labelled request stored twice left its second
+ * row counted as one without a label.
  *
  * The refresh runs it for every refreshed minute, so it reads each source once: the requests (their newest row's
  * automatic verdict and whether it completed), their reviews (the verdict's agreements and the cause in one read of
@@ -63,22 +75,27 @@ export const ROOT_CAUSE_ROLLUP_COLUMNS = ["minute", "tenant_id", "service_name",
  * sets, once for the cause), each scoped by its own set of the range's ids, cost ~35 % more CPU than this form
  * (test/bench/root-cause-rollup.bench.ts).
  */
-export function rootCauseRollupSelect(database: string, causesWhere: string, requestsWhere: string): string {
+export function rootCauseRollupSelect(database: string, causesWhere: string, requestsWhere: string, failingRows = true): string {
   const requests = [
     // Aliases apart from the column names: the WHERE names the columns. The newest row's verdict inputs as one
-    // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them.
+    // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them; every row's
+    // (one a sorting key, after FINAL) for the failing rows.
     "SELECT case_result_id, trace_id AS request_trace, started_at AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
     "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run,",
-    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state`,
+    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state, groupArray((quality_status, ${DID_NOT_COMPLETE})) AS request_row_states`,
     `FROM ${database}.case_results FINAL WHERE ${requestsWhere}`,
     "GROUP BY case_result_id, trace_id, started_at",
   ].join("\n");
   const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
-  const carried = ["request_trace", "request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state"];
+  const carried = ["request_trace", "request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state", "request_row_states"];
+  // A row's final verdict: the request's reviews (one per request) with the row's own automatic verdict, as
+  // request_rollups decides it per row.
+  const failingRow = `arrayCount(row_state -> ${attributedVerdict("tupleElement(row_state, 1)", "tupleElement(row_state, 2)")} = 'failed', request_row_states)`;
   return [
     "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
     "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
     "       count() AS failing_requests,",
+    ...(failingRows ? [`       sum(${failingRow}) AS failing_rows,`] : []),
     "       {version:UInt64} AS version",
     `FROM (${attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere, request: { trace: "request_trace", started: "request_started" } })})`,
     `WHERE ${attributedVerdict("tupleElement(request_state, 1)", "tupleElement(request_state, 2)")} = 'failed' AND root_cause != ''`,

@@ -23,6 +23,12 @@
  * of another's by more than that could take the other's newer rows for
  * stale ones, until the minute is written and refreshed again.
  *
+ * A refresh recomputes, beside the groups (tenant × service) it was asked
+ * for, every group holding another row of a request they hold
+ * (groups-of-refreshed-requests.ts): a partial trace's result stored beside
+ * the complete one under another tenant is one request in root_cause_rollups,
+ * and the group its older row was counted under must lose it.
+ *
  * Session summaries (migration 0021) are kept per session, not per minute:
  * after a range's minutes are recomputed, every session with a session_rollups
  * row in them has its summary recomputed from all of its minute rows
@@ -71,11 +77,12 @@ import { quoteIdentifier } from "./clickhouse-connection.js";
 import { FINAL_WITHIN_PARTITIONS, withStatementSettings } from "./final-within-partitions.js";
 import { HEURISTIC_JUDGE_ROW_SQL } from "../../evaluators/aggregate/dataset-shares.js";
 import { REQUEST_ROLLUP_GROUP, requestRollupCounts, requestRollupSelect, SESSION_ROLLUP_COLUMNS, sessionRollupSelect } from "../../dashboards/source/aggregate-metrics.js";
-import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
+import { rootCauseRollupColumns, rootCauseRollupSelect } from "../../dashboards/source/root-causes.js";
 import { STAGE_ROLLUP_COLUMNS, stageRollupSelect } from "../../dashboards/source/stage-latency.js";
 import { SESSION_SUMMARY_COLUMNS, sessionSummarySelect } from "../../dashboards/source/session-summaries.js";
 import { ABSTENTION_ROLLUP_COLUMNS, abstentionRefreshSelect, abstentionRebuildSelect } from "./abstention-rollups.js";
 import { refreshedRequests } from "./refreshed-requests.js";
+import { groupsOfRefreshedRequestsSelect } from "./groups-of-refreshed-requests.js";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -108,6 +115,8 @@ export interface MetricRollupOptions {
   sessionEventCounts?: boolean;
   /** Write request_rollups' task_not_judged (default true); a store before migration 0033 has no column for it. */
   notJudgedCount?: boolean;
+  /** Write root_cause_rollups' failing_rows (default true); a store before migration 0038 has no column for it. */
+  failingRows?: boolean;
 }
 
 /** What the sinks know of a written Case Result: when the request started, its tenant and service. */
@@ -209,8 +218,8 @@ export function stageRefreshSelect(database: string): string {
 }
 
 /** What a refresh reads and inserts into root_cause_rollups (migration 0016): evaluation_results has no tenant or service, its request has. */
-export function rootCauseRefreshSelect(database: string): string {
-  return withStatementSettings(rootCauseRollupSelect(database, refreshedRequests("started_at", false), refreshedRequests("started_at")), FINAL_WITHIN_PARTITIONS);
+export function rootCauseRefreshSelect(database: string, failingRows = true): string {
+  return withStatementSettings(rootCauseRollupSelect(database, refreshedRequests("started_at", false), refreshedRequests("started_at"), failingRows), FINAL_WITHIN_PARTITIONS);
 }
 
 /** The rows of a per-minute rollup table in a refresh's minutes, tenants and services (every one has these columns). */
@@ -517,7 +526,9 @@ export class ClickHouseMetricRollups {
       const eventCounts = this.options.sessionEventCounts !== false;
       const columns = SESSION_ROLLUP_COLUMNS.filter((column) => eventCounts || column !== "event_requests");
       tables.push({ table: "session_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("session_rollups", columns) + sessionRefreshSelect(database, eventCounts), rebuild: insert("session_rollups", columns) + sessionRollupSelect(database, "1", eventCounts) });
-      tables.push({ table: "root_cause_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRefreshSelect(database), rebuild: insert("root_cause_rollups", ROOT_CAUSE_ROLLUP_COLUMNS) + rootCauseRollupSelect(database, "1", "1") });
+      const failingRows = this.options.failingRows !== false;
+      const rootCauseColumns = rootCauseRollupColumns(failingRows);
+      tables.push({ table: "root_cause_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("root_cause_rollups", rootCauseColumns) + rootCauseRefreshSelect(database, failingRows), rebuild: insert("root_cause_rollups", rootCauseColumns) + rootCauseRollupSelect(database, "1", "1", failingRows) });
     }
     if (this.options.abstentionRollups !== false) {
       tables.push({ table: "abstention_rollups", rows: REFRESHED_ROLLUP_ROWS, refresh: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRefreshSelect(database), rebuild: insert("abstention_rollups", ABSTENTION_ROLLUP_COLUMNS.split(", ")) + abstentionRebuildSelect(database) });
@@ -549,9 +560,10 @@ export class ClickHouseMetricRollups {
       const pairs = range.minutes.flatMap((minute) => [...minutes.get(minute)!].map((group) => JSON.parse(group) as [string, string]));
       // Tenants and services apart (the sorting key's columns): a group of a tenant and a service that were not
       // written together is recomputed too, to the same rows, which costs a read and changes nothing.
-      const tenants = [...new Set(pairs.map(([tenant]) => tenant))];
-      const services = [...new Set(pairs.map(([, service]) => service))];
-      const parameters = refreshParameters(range.minutes, tenants, services, version);
+      const tenants = new Set(pairs.map(([tenant]) => tenant));
+      const services = new Set(pairs.map(([, service]) => service));
+      if (this.options.sessionAndRootCauseRollups !== false) await this.addGroupsOfTheirRequests(range.minutes, tenants, services, version);
+      const parameters = refreshParameters(range.minutes, [...tenants], [...services], version);
       // The hours sum the minutes as they stand once the minutes' stale keys are gone, so they come second.
       const minutesPhase = tables.filter((table) => !table.sumsRollups && !table.perSession);
       for (const phase of [minutesPhase, tables.filter((table) => table.sumsRollups)]) {
@@ -565,6 +577,24 @@ export class ClickHouseMetricRollups {
       this.counters.minutesRefreshed += range.minutes.length;
     }
     this.counters.refreshes += 1;
+  }
+
+  /**
+   * Adds to a range's `tenants` and `services` the groups holding another row of a request they hold
+   * (groups-of-refreshed-requests.ts): the root-cause rollups count a request stored twice under one of them only.
+   * Until none is found: a group added holds requests of its own, whose other rows may lie in yet another (rare; the
+   * usual refresh finds nothing at the first read). Every table is recomputed over them, to the rows it had.
+   */
+  private async addGroupsOfTheirRequests(minutes: readonly number[], tenants: Set<string>, services: Set<string>, version: number): Promise<void> {
+    for (;;) {
+      const result = await this.connection.client.query({ query: groupsOfRefreshedRequestsSelect(this.database), query_params: refreshParameters(minutes, [...tenants], [...services], version), format: "JSONEachRow" });
+      const found = await result.json<{ tenant_id: string; service_name: string }>();
+      if (found.length === 0) return;
+      for (const group of found) {
+        tenants.add(group.tenant_id);
+        services.add(group.service_name);
+      }
+    }
   }
 
   private sessionSummaries(): boolean {

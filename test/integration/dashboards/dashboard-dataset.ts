@@ -285,15 +285,15 @@ const VERSION = DATASET_END + HOUR;
  * root-cause or abstention rollups); `release-0017` on a store before
  * migration 0018 (no hourly metric rollups, and none of the stage timings,
  * migration 0019); `release-0032` as the sink writes them now, on a store before migration 0033 (request_rollups
- * without task_not_judged).
+ * without task_not_judged, and root_cause_rollups without failing_rows, migration 0038).
  */
 export type RowLayout = "current" | "previous" | "release-0013" | "release-0015" | "release-0017" | "release-0032";
 
 /** The rollup tables a store of this layout has (metric-rollups.ts options). */
-export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean; sessionEventCounts: boolean; notJudgedCount: boolean } {
+export function rollupsOf(layout: RowLayout): { requestRollups: boolean; sessionAndRootCauseRollups: boolean; abstentionRollups: boolean; hourlyRollups: boolean; stageRollups: boolean; sessionSummaries: boolean; sessionEventCounts: boolean; notJudgedCount: boolean; failingRows: boolean } {
   const since0025 = layout === "current" || layout === "release-0032";
   const since0016 = since0025 || layout === "release-0017";
-  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: since0025, stageRollups: since0025, sessionSummaries: since0025, sessionEventCounts: since0025, notJudgedCount: layout === "current" };
+  return { requestRollups: since0016 || layout === "release-0015", sessionAndRootCauseRollups: since0016, abstentionRollups: since0016, hourlyRollups: since0025, stageRollups: since0025, sessionSummaries: since0025, sessionEventCounts: since0025, notJudgedCount: layout === "current", failingRows: layout === "current" };
 }
 
 function rowsIn(layout: RowLayout, dataset: SeededDataset, version: number): CaseRows[] {

@@ -22,7 +22,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ROOT_CAUSE_ROLLUP_COLUMNS } from "../../../dashboards/source/root-causes.js";
+import { rootCauseRollupColumns } from "../../../dashboards/source/root-causes.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { openClickHouse, quoteIdentifier, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
@@ -66,7 +66,7 @@ describe("upgrading a store whose rollups counted the anonymous reviewer as a se
       // The rollup as the earlier release's refresh left it after those labels: one failing request under HALLUCINATION.
       const database = quoteIdentifier(connection.database);
       await connection.client.command({
-        query: `INSERT INTO ${database}.root_cause_rollups (${ROOT_CAUSE_ROLLUP_COLUMNS.join(", ")}) SELECT toStartOfMinute(started_at), tenant_id, service_name, dataset_id, run_id, 'HALLUCINATION', 1, 1 FROM ${database}.case_results WHERE case_result_id = 'cr_reviewed'`,
+        query: `INSERT INTO ${database}.root_cause_rollups (${rootCauseRollupColumns(false).join(", ")}) SELECT toStartOfMinute(started_at), tenant_id, service_name, dataset_id, run_id, 'HALLUCINATION', 1, 1 FROM ${database}.case_results WHERE case_result_id = 'cr_reviewed'`,
       });
       assert.deepEqual(await rolledUp(connection), { HALLUCINATION: 1 });
     } finally {

@@ -73,7 +73,7 @@ describe("upgrading a store whose request rollups had no count of the requests t
       await runMigrations(connection, previous);
       // The earlier release's sink and refresh: its request rollups had no task_not_judged column to write, and its
       // statements read the reviews per case (its labels named no request).
-      const rollups = new ClickHouseMetricRollups(connectionReadingReviewsPerCase(connection), { now: () => WRITTEN_AT, notJudgedCount: false });
+      const rollups = new ClickHouseMetricRollups(connectionReadingReviewsPerCase(connection), { now: () => WRITTEN_AT, notJudgedCount: false, failingRows: false });
       const written = await new ClickHouseSink(connection, { datasetOf: () => "", now: () => WRITTEN_AT, rollups }).write(RESULTS.map((caseResult) => ({ caseResult, evaluationResults: [] })));
       assert.ok(written.ok, written.ok ? "" : written.error.message);
       await rollups.refresh();

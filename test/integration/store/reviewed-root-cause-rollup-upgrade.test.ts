@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { EvaluationResult } from "../../../contracts/evaluation-result.js";
-import { ROOT_CAUSE_ROLLUP_COLUMNS, rootCauseRollupSelect } from "../../../dashboards/source/root-causes.js";
+import { rootCauseRollupColumns, rootCauseRollupSelect } from "../../../dashboards/source/root-causes.js";
 import { newHumanLabel } from "../../../evaluators/judge/calibration/human-label.js";
 import { openClickHouse, quoteIdentifier, type ClickHouseConfig, type ClickHouseConnection } from "../../../store/clickhouse/clickhouse-connection.js";
 import { ClickHouseHumanLabelStore } from "../../../store/clickhouse/clickhouse-human-label-store.js";
@@ -67,7 +67,7 @@ describe("upgrading a store whose root-cause rollups ignored the causes reviewer
       assert.ok(written.ok);
       // The rollup as it stood: computed before anyone reviewed, by that release's statement (reviews read per case).
       const database = quoteIdentifier(connection.database);
-      await connection.client.command({ query: `INSERT INTO ${database}.root_cause_rollups (${ROOT_CAUSE_ROLLUP_COLUMNS.join(", ")}) ${reviewsPerCase(rootCauseRollupSelect(database, IN_MINUTE, IN_MINUTE))}`, query_params: { version: 1 } });
+      await connection.client.command({ query: `INSERT INTO ${database}.root_cause_rollups (${rootCauseRollupColumns(false).join(", ")}) ${reviewsPerCase(rootCauseRollupSelect(database, IN_MINUTE, IN_MINUTE, false))}`, query_params: { version: 1 } });
       assert.deepEqual(await rolledUp(connection), { RETRIEVAL_MISS: 1 });
       // Two reviewers fail both and agree on the cause, as the review form saves them: a verdict label and a root-cause label each.
       // As the earlier release stored labels: its human_labels has no trace_id column (the insert's field is skipped), so

@@ -63,7 +63,7 @@ before(async () => {
     clickhouse_settings: { date_time_input_format: "best_effort" },
   });
   // One request of tenant acme that names the run, through the real sink and the rollup refresh the runs list reads.
-  const rollups = new ClickHouseMetricRollups(earlier.connection, { now: () => clock, notJudgedCount: false });
+  const rollups = new ClickHouseMetricRollups(earlier.connection, { now: () => clock, notJudgedCount: false, failingRows: false });
   const sink = new ClickHouseSink(earlier.connection, { datasetOf: () => "", now: () => clock, rollups });
   const written = await sink.write([{ caseResult: plannedCaseResult({ caseResultId: "cr_acme_1", traceId: "e".padStart(32, "0"), runId: RUN, tenant: "acme", startedAtMs: STARTED_AT_MS + 60_000 }), evaluationResults: [] }]);
   assert.ok(written.ok, written.ok ? "" : written.error.message);

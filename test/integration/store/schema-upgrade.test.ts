@@ -823,7 +823,7 @@ describe("upgrading a store of the release before migration 0033", () => {
   let cleanup: () => Promise<void>;
 
   /** Writes the extra requests through the sink and refreshes the rollups, as the collector does after its writes. */
-  async function writeExtra(on: TemporaryStore, options: { notJudgedCount: boolean }): Promise<void> {
+  async function writeExtra(on: TemporaryStore, options: { notJudgedCount: boolean; failingRows: boolean }): Promise<void> {
     const rollups = new ClickHouseMetricRollups(on.connection, { ...options, now: () => DATASET_END + 5 * 3_600_000 });
     const sink = new ClickHouseSink(on.connection, { datasetOf: () => "", now: () => DATASET_END + 5 * 3_600_000, rollups });
     const extraWritten = await sink.write(EXTRA.map((caseResult) => ({ caseResult, evaluationResults: [] })));
@@ -834,8 +834,8 @@ describe("upgrading a store of the release before migration 0033", () => {
 
   before(async () => {
     ({ earlier, written, cleanup } = await earlierAndRewritten(32, "release-0032"));
-    await writeExtra(earlier, { notJudgedCount: false });
-    await writeExtra(written, { notJudgedCount: true });
+    await writeExtra(earlier, { notJudgedCount: false, failingRows: false });
+    await writeExtra(written, { notJudgedCount: true, failingRows: true });
   });
   after(async () => {
     await cleanup();

@@ -99,7 +99,7 @@ before(async () => {
   await migrationsThrough(PREVIOUS_RELEASE_LAST_MIGRATION, folder);
   earlier = await temporaryStore({ migrate: false });
   await runMigrations(earlier.connection, folder);
-  await write(earlier, PLANNED, WRITTEN_AT, { sessionEventCounts: false, notJudgedCount: false });
+  await write(earlier, PLANNED, WRITTEN_AT, { sessionEventCounts: false, notJudgedCount: false, failingRows: false });
   fresh = await temporaryStore({ beside: earlier });
   await write(fresh, PLANNED, WRITTEN_AT);
   board = (await readDashboards(undefined, ["rag-quality.json"]))[0]!;
