@@ -19,7 +19,7 @@
  * - otherwise (another name, what is left `gen_ai.usage.*`, `llm.usage.total_tokens` or `gen_ai.response.model`, which
  *   embedding calls write too) it is not known whether the call was a generation or an embedding, whose tokens are not
  *   the answer's: no stage, and the request's token and cost sums are not available rather than a number that leaves
- *   the call out, the notes naming the span (collector/06-rebuild/request-usage.ts); and, started after the last known
+ *   the call out, the notes naming the span (collector/06-rebuild/request-usage.ts); and, ended after the last known
  *   generation, it may have been the last, so the request's answer and model are not its neighbour's
  *   (`mayBeGeneration`: collector/06-rebuild/last-generation.ts).
  *

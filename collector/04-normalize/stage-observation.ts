@@ -139,7 +139,7 @@ export interface OtherObservation extends UnreadValues, UncountedUsage {
   stage: "other";
   /**
    * An LLM call whose reader cannot tell a generation from an embedding (llm-call-without-request-type.ts): it may
-   * have been a generation, and, started after the last known one, the request's last. What the last generation
+   * have been a generation, and, ended after the last known one, the request's last. What the last generation
    * decides (the answer, the model) is then not known (collector/06-rebuild/last-generation.ts). Absent otherwise.
    */
   mayBeGeneration?: true;

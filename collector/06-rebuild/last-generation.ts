@@ -12,18 +12,25 @@
  * known, and what it decides is not available, with a note on each. A value is never taken from a neighbour the trace
  * does not say gave the answer.
  *
- * What the last generation decides is also not available when an LLM call whose kind is not known started at or after
- * the last-started known generation: an OpenLLMetry call whose SDK evicted its request type and whose name and what is
+ * What the last generation decides is also not available when an LLM call whose kind is not known ended at or after
+ * the answering generation ended: an OpenLLMetry call whose SDK evicted its request type and whose name and what is
  * left cannot tell a generation from an embedding (llm-call-without-request-type.ts, `mayBeGeneration`). Such a call
- * may have been the real last generation, and the answer and model of the one before it are then a neighbour's — a
- * query rewrite's output shown as the answer, the rewrite's small model as the request's. They are not available
- * instead, with a note on `generation` naming the call. A call that started at the same time as the last known
- * generation is no earlier: which of the two was last is not known either. The request's own output, when its span
- * carries one, is its answer whatever came last; only what the generation alone decides is then not available.
+ * may have been the real last generation, and the answer and model of the known one are then a neighbour's — a query
+ * rewrite's output shown as the answer, the rewrite's small model as the request's. They are not available instead,
+ * with a note on `generation` naming the call. The call is read by the rule that chose the answer, the one that ended
+ * last, not by when it started: one that started before the known generation but ended after it may have been the
+ * last, and one that started after it but ended first was not. A call that ended at the same instant is no earlier:
+ * which of the two was last is not known — unless the known generation ran after it (it started at or after the call
+ * ended, and the call did not start when the generation had ended: a cache hit 50 → 50 ms after a call 10 → 50 ms on a
+ * millisecond clock), as answeringGeneration reads such a tie between known generations. When which of several known
+ * generations ending together answered is not known, the call is read against them the same way. The answering
+ * generation named by the request span's answer (one that gave that text) is read against too: a call ending after it,
+ * whose output is not known, may have been a later one that gave the same text. The request's own output, when its
+ * span carries one, is its answer whatever came last; only what the generation alone decides is then not available.
  *
- * Nothing changes when the unknown call started before the last-started known generation (the generation came after
- * it, whatever it was), or lies inside the last known generation's span: that generation returned after the call
- * ended, and what it recorded is its own.
+ * Nothing changes when the unknown call ended before the answering generation ended (that generation ended after it,
+ * whatever it was), or lies inside the answering generation's span: that generation returned after the call ended,
+ * and what it recorded is its own.
  *
  * The generation that ended last provides the request's answer, so when it ended in error (OTel status code 2: a
  * provider that failed mid-stream, a model call that threw) and no generation around it returned, the request did not
@@ -42,6 +49,7 @@
  * unknown kind may have been the last generation, the last is not known, and neither is whether it failed.
  */
 import type { MalformedAttributeNote } from "../../contracts/case-result.js";
+import { listedInWords } from "../../core/listed-in-words.js";
 import type { SpanRecord } from "../00-otlp/span-record.js";
 import type { GenerateObservation, NormalizedSpan } from "../04-normalize/stage-observation.js";
 import { sameAnswer } from "./same-answer.js";
@@ -76,16 +84,34 @@ function isInside(span: SpanRecord, around: SpanRecord, byId: ReadonlyMap<string
   return false;
 }
 
-/** Why what the last generation decides is not available, for an unknown call that started at or after it. */
-function mayBeLastGeneration(last: SpanRecord, sameStart: boolean, requestAnswered: boolean): string {
-  const when = sameStart ? "at the same time as" : "after";
+/**
+ * Why what the last generation decides is not available, for an unknown call that ended at or after `last` (the
+ * answering generation, or the generations ending together of which one answered) ended.
+ */
+function mayBeLastGeneration(call: SpanRecord, last: readonly SpanRecord[], requestAnswered: boolean): string {
+  const when = call.endTimeUnixNano === last[0]!.endTimeUnixNano ? "at the same instant as" : "after";
+  const named = listedInWords(
+    last.map((span) => `${JSON.stringify(span.name.slice(0, 80))} (span ${span.spanId})`),
+    "and",
+  );
+  const which = last.length === 1 ? `the request's last known generation, ${named}` : `the request's last known generations, ${named}, of which one gave the answer`;
   const fields = decidedFields(requestAnswered);
   return (
-    `this LLM call may have been a generation (its kind is not known: this span's other notes say why), and it started ${when} the request's last known generation, ` +
-    `${JSON.stringify(last.name.slice(0, 80))} (span ${last.spanId}): it may have been the request's last generation, so what the last generation decides — ${fields} — ` +
-    "is not available rather than taken from the earlier call" +
+    `this LLM call may have been a generation (its kind is not known: this span's other notes say why), and it ended ${when} ${which}: ` +
+    `it may have been the request's last generation, so what the last generation decides — ${fields} — is not available rather than taken from the known one` +
     (requestAnswered ? "; the answer is the request's own output, which its span carries" : "")
   );
+}
+
+/**
+ * Whether `call` ended before `generation` did, so it was not the later of the two: it ended earlier, or at the same
+ * instant with the generation running after it — the generation started at or after the call ended and the call did
+ * not start when the generation had ended (two that took no time at one instant: which came last is not known). The
+ * tie is read as answeringGeneration reads generations ending together (`ranAfterTheOthers`).
+ */
+function endedBefore(call: SpanRecord, generation: SpanRecord): boolean {
+  if (call.endTimeUnixNano !== generation.endTimeUnixNano) return call.endTimeUnixNano < generation.endTimeUnixNano;
+  return generation.startTimeUnixNano >= call.endTimeUnixNano && call.startTimeUnixNano < generation.endTimeUnixNano;
 }
 
 /** Error types that say the caller stopped the call: a DOMException's name, Node's code, the openai SDK's class. */
@@ -182,6 +208,8 @@ function theOne(pool: readonly Generation[], byId: ReadonlyMap<string, SpanRecor
 /** The answering generation, with the notes on why it is not known, and the generations whose failure failed the request (none when it did not). */
 interface Answering {
   generation: Generation | null;
+  /** The answering generation alone, or, when which of several gave the answer is not known, those several: what a call of unknown kind is read against. */
+  last: Generation[];
   notes: MalformedAttributeNote[];
   failed: FailedAnswer | null;
 }
@@ -212,7 +240,7 @@ function answeringGeneration(generations: readonly Generation[], byId: ReadonlyM
     const gave = generations.filter((item) => returned(item) && item.observation.answer !== null && sameAnswer(item.observation.answer, requestAnswer));
     if (gave.length > 0) {
       const chosen = theOne(endedLast(gave), byId, requestAnswered);
-      return { generation: chosen.generation, notes: chosen.notes, failed: null };
+      return { generation: chosen.generation, last: chosen.candidates, notes: chosen.notes, failed: null };
     }
   }
   const tied = tiedAtTheEnd(generations, byId);
@@ -226,9 +254,10 @@ function answeringGeneration(generations: readonly Generation[], byId: ReadonlyM
     .map((item) => item.span);
   const failedAnswer = failed.length === 0 ? null : { spans: failed, tied: chosen.candidates.length };
   const answering = chosen.generation;
-  if (answering === null || returned(answering)) return { generation: answering, notes: chosen.notes, failed: failedAnswer };
+  if (answering === null || returned(answering)) return { generation: answering, last: chosen.candidates, notes: chosen.notes, failed: failedAnswer };
   const around = outermost(generations.filter((item) => returned(item) && isInside(answering.span, item.span, byId)), byId);
-  return { generation: around.length === 1 ? around[0]! : answering, notes: chosen.notes, failed: failedAnswer };
+  const generation = around.length === 1 ? around[0]! : answering;
+  return { generation, last: [generation], notes: chosen.notes, failed: failedAnswer };
 }
 
 /**
@@ -240,32 +269,35 @@ export function lastGeneration(
   generations: readonly Generation[],
   requestAnswer: string | null,
 ): LastGeneration {
-  const requestAnswered = requestAnswer !== null;
-  // An unknown call is measured against the generation that started last: one that started at or after it may have been later.
-  const lastStarted = generations.at(-1);
-  if (lastStarted === undefined) return { observation: null, failed: null, notes: [] };
+  if (generations.length === 0) return { observation: null, failed: null, notes: [] };
   const byId = new Map<string, SpanRecord>();
   for (const item of normalized) if (!byId.has(item.span.spanId)) byId.set(item.span.spanId, item.span);
+  const answering = answeringGeneration(generations, byId, requestAnswer);
+  // An unknown call is read against the generation that gave the answer, by the rule that chose it (ended last): one
+  // that ended at or after it, outside its span, may have been the last.
+  const last = answering.last.map((item) => item.span);
+  // None to read against (generations each inside another: a parent chain that loops) decides nothing already.
   const later = normalized.filter(
     (item) =>
+      last.length > 0 &&
       item.observation.stage === "other" &&
       item.observation.mayBeGeneration === true &&
-      item.span.startTimeUnixNano >= lastStarted.span.startTimeUnixNano &&
-      !isInside(item.span, lastStarted.span, byId),
+      !last.some((generation) => endedBefore(item.span, generation) || isInside(item.span, generation, byId)),
   );
-  if (later.length === 0) {
-    const answering = answeringGeneration(generations, byId, requestAnswer);
-    return { observation: answering.generation?.observation ?? null, failed: answering.failed, notes: answering.notes };
-  }
+  if (later.length === 0) return { observation: answering.generation?.observation ?? null, failed: answering.failed, notes: answering.notes };
   return {
     observation: null,
     failed: null,
-    notes: later.map((item) => ({
-      span_id: item.span.spanId,
-      span_name: item.span.name,
-      attribute: "generation",
-      kind: "unreadable_value",
-      error: mayBeLastGeneration(lastStarted.span, item.span.startTimeUnixNano === lastStarted.span.startTimeUnixNano, requestAnswered),
-    })),
+    // The notes on generations ending together stay: which of them answered is still not known if the call was none.
+    notes: [
+      ...answering.notes,
+      ...later.map((item) => ({
+        span_id: item.span.spanId,
+        span_name: item.span.name,
+        attribute: "generation",
+        kind: "unreadable_value" as const,
+        error: mayBeLastGeneration(item.span, last, requestAnswer !== null),
+      })),
+    ],
   };
 }

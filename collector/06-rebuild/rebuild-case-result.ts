@@ -31,8 +31,8 @@
  *   generation's — the one that ended last, as the status rule reads it —
  *   whose model, abstained and time to first token are the request's; these
  *   (and the answer, unless the request carries its own) are not available,
- *   with a note on `generation`, when an LLM call of unknown kind started
- *   after the last-started generation and may have been the last, or when
+ *   with a note on `generation`, when an LLM call of unknown kind ended at or
+ *   after that generation (outside its span) and may have been the last, or when
  *   several ended at the same instant, neither inside another
  *   (last-generation.ts);
  * - stage_timings: one entry per stage span, except spans inside a span of
@@ -238,7 +238,7 @@ export function rebuildCaseResult(trace: AssembledTrace<unknown>, normalized: No
   const context = contexts.at(-1)?.observation ?? null;
   const truncated = new Set(context?.truncatedChunkIds ?? []);
   // The last generation is the one that ended last, the one whose failure fails the request; what it decides is not
-  // known when a call of unknown kind started after it, or several ended together (last-generation.ts).
+  // known when a call of unknown kind ended after it, or several ended together (last-generation.ts).
   const last = lastGeneration(normalized, generations, request?.observation.answer ?? null);
   const answer = request?.observation.answer ?? last.observation?.answer ?? null;
 

@@ -2,7 +2,7 @@
  * The order in which a request's stage spans ran, for the choices that take the last one of a stage (the last
  * rerank's ranking, the last context, citation, query rewrite) and for the feedback list. The generation that gives
  * the request its answer and model is the one that ended last instead (last-generation.ts), the one the request's
- * status reads; the generations' order here tells which started last, against which a call of unknown kind is read.
+ * status reads, and a call of unknown kind is read against it by when it ended too.
  *
  * By start time first. OTel JS start times are Date.now()-based (whole milliseconds), so two awaited calls often start
  * in the same millisecond; the trace's own order breaks such a tie by span id, which is random, and a request's model

@@ -5,26 +5,42 @@
  * attributes evicted, `dropped_attributes_count` counting them, `telemetry.sdk.language = python`
  * (test/support/python-evicted-llm-trace.ts; the reading itself: test/unit/otlp/python-evicted-request-type.test.ts).
  *
- * Two requests, each a workflow, a query rewrite that lost nothing (40 + 8 = 48 tokens) and the answer's call
+ * Two requests, each a workflow, a query rewrite that lost nothing (40 + 8 = 48 tokens) and then the answer's call
  * (900 + 60 = 960 tokens) that lost its request type and its request:
  * - the call is `openai.chat`: the generation, counted — input 940, output 68, total 1008 (before: 40, 8, 48);
  * - the call's name does not say what it was (`replicate.run`) and it carries no completion: a generation or an
  *   embedding, not known — input, output, total tokens and cost null, with a note on the span (before: 40, 8, 48);
- *   started after the rewrite, it may have been the last generation: the model is null (before: the rewrite's), the
+ *   ended after the rewrite, it may have been the last generation: the model is null (before: the rewrite's), the
  *   answer the workflow's own.
  * Neither call carries a cost (OpenLLMetry records none): cost is null in both.
+ *
+ * Two more, a workflow without output whose answer's call kept everything (`openai.chat`, "Up to 5 days carry
+ * over.", gpt-4o-mini-2024-07-18) beside that unknown `replicate.run` call, read by which ended last (the rule that
+ * chose the answer), not which started last:
+ * - the unknown call 10 → 990 ms around the answer's call's 20 → 600 ms in time (its sibling, not its parent): it
+ *   ended last and may have been the last generation — output and model null, a note on it (before: the answer's
+ *   call's, the unknown call having started first);
+ * - the answer's call 10 → 900 ms, the unknown call 20 → 100 ms beside it: it ended first and was not the last — the
+ *   answer's call's output and model (before: both null, the unknown call having started last).
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { CaseResult } from "../../contracts/case-result.js";
 import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
-import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, REWRITE_CALL, WORKFLOW_SPAN } from "../support/python-evicted-llm-trace.js";
+import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, REWRITE_CALL, RUNS_IN_TURN, WORKFLOW_SPAN, type PythonSpan } from "../support/python-evicted-llm-trace.js";
 import { postTraces } from "../support/recorded-spans.js";
 import { queryRows } from "../support/temporary-store.js";
 
 const NAMED_CHAT = "7a000000000000000000000000000e01";
 const UNNAMED_CALL = "7a000000000000000000000000000e02";
+const UNKNOWN_ENDED_LAST = "7a000000000000000000000000000e03";
+const UNKNOWN_ENDED_FIRST = "7a000000000000000000000000000e04";
+
+const WORKFLOW_WITHOUT_OUTPUT: PythonSpan = { ...WORKFLOW_SPAN, attributes: WORKFLOW_SPAN.attributes.filter(([key]) => key !== "traceloop.entity.output") };
+const UNKNOWN_CALL = answerCall("replicate.run", EVICTED_UP_TO_RESPONSE, { completions: false });
+const ANSWER_CALL = answerCall("openai.chat", 0);
+const running = (span: PythonSpan, fromMs: number, toMs: number): PythonSpan => ({ ...span, runs: { fromMs, toMs } });
 
 let collector: CollectorSubprocess;
 before(async () => (collector = await startCollectorSubprocess({})));
@@ -36,16 +52,19 @@ after(async () => {
 test("an OpenLLMetry LLM call whose Python SDK evicted its request type: counted when it is the generation, the sums not available when it may be", async () => {
   // A minute ago: inside the window of span times serve takes.
   const startMs = Date.now() - 60_000;
-  for (const [traceId, answer] of [
-    [NAMED_CHAT, answerCall("openai.chat", EVICTED_UP_TO_RESPONSE)],
-    [UNNAMED_CALL, answerCall("replicate.run", EVICTED_UP_TO_RESPONSE, { completions: false })],
+  const rewriteThen = (answer: PythonSpan) => [WORKFLOW_SPAN, { ...REWRITE_CALL, runs: RUNS_IN_TURN.rewrite }, { ...answer, runs: RUNS_IN_TURN.answer }];
+  for (const [traceId, spans] of [
+    [NAMED_CHAT, rewriteThen(answerCall("openai.chat", EVICTED_UP_TO_RESPONSE))],
+    [UNNAMED_CALL, rewriteThen(UNKNOWN_CALL)],
+    [UNKNOWN_ENDED_LAST, [WORKFLOW_WITHOUT_OUTPUT, running(UNKNOWN_CALL, 10, 990), running(ANSWER_CALL, 20, 600)]],
+    [UNKNOWN_ENDED_FIRST, [WORKFLOW_WITHOUT_OUTPUT, running(ANSWER_CALL, 10, 900), running(UNKNOWN_CALL, 20, 100)]],
   ] as const) {
-    const body = pythonSdkTrace(traceId, [WORKFLOW_SPAN, REWRITE_CALL, answer], { startMs });
+    const body = pythonSdkTrace(traceId, spans, { startMs });
     assert.equal(await postTraces(collector.receiverUrl, new TextEncoder().encode(body), "application/json"), 200);
   }
   const written = async () => readSample(await collector.metrics(), "ragscope_traces_written_total") ?? 0;
-  for (let attempt = 0; attempt < 300 && (await written()) < 2; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.equal(await written(), 2, collector.output());
+  for (let attempt = 0; attempt < 300 && (await written()) < 4; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await written(), 4, collector.output());
 
   assert.equal(await collector.stop(), 0, collector.output());
   const store = await collector.openStore();
@@ -72,8 +91,18 @@ test("an OpenLLMetry LLM call whose Python SDK evicted its request type: counted
   assert.deepEqual(
     notes(UNNAMED_CALL, pythonSpanId(UNNAMED_CALL, 2)),
     ["llm.request.type", "generation", "generation"],
-    "the span whose usage is not counted is named, and, started after the rewrite, as a call that may have been the last generation",
+    "the span whose usage is not counted is named, and, ended after the rewrite, as a call that may have been the last generation",
   );
   assert.equal(stored.get(UNNAMED_CALL)?.rag_observation.generation.model, null, "not the rewrite's model: the unnamed call may have been the last generation");
   assert.equal(stored.get(UNNAMED_CALL)?.output, "Up to 5 days carry over.", "the workflow's own output");
+
+  const answerAndModel = (traceId: string) => [stored.get(traceId)?.output, stored.get(traceId)?.rag_observation.generation.model];
+  assert.deepEqual(answerAndModel(UNKNOWN_ENDED_LAST), [null, null], "started first but ended last, the unknown call may have been the last generation");
+  assert.ok(
+    stored.get(UNKNOWN_ENDED_LAST)?.rag_observation.malformed_attributes.some(
+      (note) => note.span_id === pythonSpanId(UNKNOWN_ENDED_LAST, 1) && note.attribute === "generation" && /and it ended after the request's last known generation/.test(note.error),
+    ),
+    "the unknown call is named as one that may have been the last generation",
+  );
+  assert.deepEqual(answerAndModel(UNKNOWN_ENDED_FIRST), ["Up to 5 days carry over.", "gpt-4o-mini-2024-07-18"], "started last but ended first, the unknown call was not the last generation");
 });

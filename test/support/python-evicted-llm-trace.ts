@@ -28,6 +28,12 @@ export interface PythonSpan {
   parent?: number;
   /** OTLP span kind; default INTERNAL (1) for the root, CLIENT (3) for the others. */
   kind?: number;
+  /**
+   * When it ran, in ms after the root started (the root runs 0 → 1000 ms); by default the span at index i runs from
+   * i × 10 ms to 1000 − i × 10 ms, in time inside the ones listed before it. Calls that ran one after the other, as a
+   * request's rewrite and answer do, say so here: which one ended last decides which gave the answer.
+   */
+  runs?: { fromMs: number; toMs: number };
 }
 
 export const WORKFLOW_SPAN: PythonSpan = {
@@ -90,6 +96,12 @@ export function answerCall(name: string, evicted: number, options: { completions
   };
 }
 
+/**
+ * When a rewrite and then the answer's call run, one after the other, as a request runs them (`runs`): the answer's
+ * call, ending last, gives the answer.
+ */
+export const RUNS_IN_TURN = { rewrite: { fromMs: 10, toMs: 300 }, answer: { fromMs: 320, toMs: 980 } } as const;
+
 /** Where the answer's call keeps only what its response set (the request type, its request and prompts evicted). */
 export const EVICTED_UP_TO_RESPONSE = 10;
 
@@ -102,7 +114,7 @@ function otlpValue(value: AttributeValue): Record<string, unknown> {
 
 /**
  * One trace, OTLP/JSON: the first span the root, the others its children (or `parent`'s), each starting after and
- * ending before the ones listed before it (so a span lies within its parent's time).
+ * ending before the ones listed before it (so a span lies within its parent's time), unless it says when it `runs`.
  * @param language the resource's telemetry.sdk.language; null for a resource that does not say
  * @param startMs when the root starts (serve takes spans up to a little in the future; the replay any time)
  */
@@ -118,8 +130,8 @@ export function pythonSdkTrace(traceId: string, spans: readonly PythonSpan[], op
       parentSpanId: index === 0 ? "" : spanId(span.parent ?? 0),
       name: span.name,
       kind: span.kind ?? (index === 0 ? 1 : 3),
-      startTimeUnixNano: String(start + BigInt(index) * 10_000_000n),
-      endTimeUnixNano: String(start + 1_000_000_000n - BigInt(index) * 10_000_000n),
+      startTimeUnixNano: String(start + (span.runs === undefined ? BigInt(index) * 10_000_000n : BigInt(span.runs.fromMs) * 1_000_000n)),
+      endTimeUnixNano: String(start + (span.runs === undefined ? 1_000_000_000n - BigInt(index) * 10_000_000n : BigInt(span.runs.toMs) * 1_000_000n)),
       attributes: kept.map(([key, value]) => ({ key, value: otlpValue(value) })),
       droppedAttributesCount: span.attributes.length - kept.length,
       status: {},

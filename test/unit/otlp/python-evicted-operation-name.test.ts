@@ -33,14 +33,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { replayTrace } from "../../golden/replay-golden.js";
-import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
+import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, RUNS_IN_TURN, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
 import { GENAI_EVICTED_AGENT_SPAN, GENAI_EVICTED_UP_TO_RESPONSE, GENAI_REWRITE_CALL, GENAI_WORKFLOW_SPAN, genAiAnswerCall, genAiEmbeddingsCall } from "../../support/python-evicted-genai-trace.js";
 
 const TRACE_ID = "7a000000000000000000000000000c01";
 const ANSWER_SPAN_ID = pythonSpanId(TRACE_ID, 2);
 
+/** The request, the rewrite then the answer's call, one after the other. */
 async function replayed(answer: PythonSpan, language?: string | null) {
-  return replayedSpans([GENAI_WORKFLOW_SPAN, GENAI_REWRITE_CALL, answer], language);
+  return replayedSpans([GENAI_WORKFLOW_SPAN, { ...GENAI_REWRITE_CALL, runs: RUNS_IN_TURN.rewrite }, { ...answer, runs: RUNS_IN_TURN.answer }], language);
 }
 
 async function replayedSpans(spans: readonly PythonSpan[], language?: string | null) {
@@ -120,7 +121,7 @@ test("a name that is no operation, only its usage and finish reasons left: a gen
   const { sums, model, notes, generations } = await replayed(genAiAnswerCall("answer", GENAI_EVICTED_UP_TO_RESPONSE));
   assert.deepEqual(sums, ALL_NULL, "not 40 / 8 / 48: the call's 960 tokens may be the answer's");
   assert.equal(generations, 1, "no stage: not read as a generation");
-  assert.equal(model, null, "started after the rewrite, it may have been the last generation: the model is not the rewrite's");
+  assert.equal(model, null, "ended after the rewrite, it may have been the last generation: the model is not the rewrite's");
   assert.deepEqual(notes.map((note) => note.attribute), ["gen_ai.operation.name", "generation", "generation"]);
   assert.match(notes[0]!.error, EVICTED_FIRST);
   assert.match(notes[0]!.error, /the span carries what a GenAI call's response writes \(gen_ai\.usage\.input_tokens, gen_ai\.usage\.output_tokens, gen_ai\.response\.model\), but a generation and an embedding both write it, and its name, "answer", is no GenAI operation/);

@@ -18,7 +18,7 @@
  * - a name this reader does not list (`replicate.run`: Replicate runs text and embedding models alike) with
  *   completions left: the generation (no embedding call writes completions), 940 / 68 / 1008;
  * - that name without completions: a generation or an embedding, not known — every usage sum null, the span named
- *   (and, started after the rewrite, the request's model not the rewrite's: unknown-call-after-last-generation.test.ts);
+ *   (and, ended after the rewrite, the request's model not the rewrite's: unknown-call-after-last-generation.test.ts);
  * - `openai.embeddings` evicted the same way: an embedding, no stage, as with its request type: 40 / 8 / 48;
  * - a span that lost nothing, or whose SDK keeps the first attributes (the JS SDK), carrying no request type, is no
  *   LLM call: 40 / 8 / 48 as before.
@@ -26,13 +26,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { replayTrace } from "../../golden/replay-golden.js";
-import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, REWRITE_CALL, WORKFLOW_SPAN, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
+import { answerCall, EVICTED_UP_TO_RESPONSE, pythonSdkTrace, pythonSpanId, REWRITE_CALL, RUNS_IN_TURN, WORKFLOW_SPAN, type PythonSpan } from "../../support/python-evicted-llm-trace.js";
 
 const TRACE_ID = "7a000000000000000000000000000b01";
 const ANSWER_SPAN_ID = pythonSpanId(TRACE_ID, 2);
 
+/** The request, the rewrite then the answer's call, one after the other. */
 async function replayed(answer: PythonSpan, language?: string | null) {
-  const [evaluation, ...others] = await replayTrace(pythonSdkTrace(TRACE_ID, [WORKFLOW_SPAN, REWRITE_CALL, answer], { language }), []);
+  const spans = [WORKFLOW_SPAN, { ...REWRITE_CALL, runs: RUNS_IN_TURN.rewrite }, { ...answer, runs: RUNS_IN_TURN.answer }];
+  const [evaluation, ...others] = await replayTrace(pythonSdkTrace(TRACE_ID, spans, { language }), []);
   assert.equal(others.length, 0, "one trace, one Case Result");
   const observation = evaluation!.caseResult.rag_observation;
   const usage = observation.generation;
@@ -88,7 +90,7 @@ test("a name not listed, no completions: a generation or an embedding, not known
   const { sums, notes, generations } = await replayed(answerCall("replicate.run", EVICTED_UP_TO_RESPONSE, { completions: false }));
   assert.deepEqual(sums, [null, null, null, null], "not 40 / 8 / 48: the call's 960 tokens may be the answer's");
   assert.equal(generations, 1, "no stage: not read as a generation");
-  // The second note on generation: started after the rewrite, the call may have been the last generation, so the model
+  // The second note on generation: ended after the rewrite, the call may have been the last generation, so the model
   // is not the rewrite's (test/unit/otlp/unknown-call-after-last-generation.test.ts).
   assert.deepEqual(notes.map((note) => note.attribute), ["llm.request.type", "generation", "generation"]);
   assert.match(notes[0]!.error, EVICTED_FIRST);
