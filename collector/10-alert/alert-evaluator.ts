@@ -10,7 +10,11 @@
  * - below `minSamples` samples nothing changes (nor with a single value that
  *   is not 0 or 1: a t interval needs two);
  * - the window's mean gets a confidence interval (confidence-interval.ts):
- *   Wilson when every value is 0 or 1 (a pass rate), Student-t otherwise;
+ *   Wilson when every value is 0 or 1 (a pass rate), Student-t otherwise —
+ *   but Wilson over the values' sum for a rule that holds a share at zero
+ *   ("= 0", "<= 0": retrieval's permission_violation_rate, a share of each
+ *   request's chunks), where any value above 0 breaks the rule for certain
+ *   (zeroToleranceRule);
  * - an alert FIRES when the whole interval is on the wrong side of the
  *   threshold: for ">= 0.92", its upper bound is below 0.92. 3 failures in 20
  *   samples (a pass rate of 0.85, Wilson 95 % interval 0.64–0.95) do not
@@ -83,6 +87,17 @@ export interface RuleStatus {
   heuristicJudgementsLeftOut: number;
   statistic: "wilson" | "t" | null;
   interval: Interval | null;
+}
+
+/**
+ * A rule that holds its metric at zero ("= 0", "<= 0"), over a window of shares (values in [0, 1]): one value above 0
+ * is a certain breach, not noise to discount — the gate file's one-vote vetoes. A Student-t interval would need two
+ * values and, over zeros and one 1/3, straddle 0, so the rule would never fire in mixed traffic; the Wilson interval
+ * of the values' sum has a lower bound above 0 as soon as one value is above 0 (the sum may be fractional,
+ * confidence-interval.ts), and is [0, …] over zeros, so the alert resolves when the window holds none again.
+ */
+export function zeroToleranceRule(threshold: Threshold, values: readonly number[]): boolean {
+  return (threshold.comparator === "=" || threshold.comparator === "<=") && threshold.value === 0 && values.every((value) => value >= 0 && value <= 1);
 }
 
 /** Every value in [lower, upper] fails the threshold. */
@@ -212,7 +227,8 @@ export class AlertEvaluator {
     if (values.length < state.rule.minSamples) return null;
     const proportions = values.every((value) => value >= 0 && value <= 1);
     const binary = values.every((value) => value === 0 || value === 1);
-    const statistic = state.rule.statistic === "t" || (state.rule.statistic === "auto" && !binary) || !proportions ? "t" : "wilson";
+    const wilsonWhenAuto = binary || zeroToleranceRule(state.rule.threshold, values);
+    const statistic = state.rule.statistic === "t" || (state.rule.statistic === "auto" && !wilsonWhenAuto) || !proportions ? "t" : "wilson";
     // min samples may be 1 (a single 0/1 sample has a Wilson interval); one value of any other kind has no t interval.
     if (statistic === "t" && values.length < 2) return null;
     const sum = values.reduce((total, value) => total + value, 0);

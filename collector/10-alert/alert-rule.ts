@@ -20,7 +20,7 @@ import { failure, success, type Result } from "../../core/result.js";
 import { isMetricName } from "../../evaluators/metric-catalog.js";
 import { parseThreshold, type Threshold } from "../../evaluators/threshold.js";
 
-/** wilson: proportion interval (0/1 values); t: Student-t interval of a mean; auto: wilson when every value is 0 or 1. */
+/** wilson: proportion interval (0/1 values); t: Student-t interval of a mean; auto: wilson when every value is 0 or 1, or the rule holds a share at zero (alert-evaluator.ts zeroToleranceRule). */
 export type AlertStatistic = "auto" | "wilson" | "t";
 
 export interface AlertRule {

@@ -225,7 +225,10 @@ performance:
     assert.ok(built.ok, built.ok ? "" : built.error.join("; "));
     const leak = built.value.rules.find((item) => item.id === "boundary.permission_leak_rate");
     assert.equal(leak?.minSamples, 1);
-    // Per-trace metrics (metric_values) the alerts can see: the gate's retrieval and generation means, the leak, the cost.
+    const violation = built.value.rules.find((item) => item.id === "retrieval.permission_violation_rate");
+    assert.deepEqual([violation?.metric, violation?.threshold.source, violation?.minSamples], ["permission_violation_rate", "= 0", 1]);
+    // Per-trace metrics (metric_values) the alerts can see: the gate's retrieval and generation means, the leak and
+    // retrieval's permission violations, the cost.
     assert.deepEqual(built.value.rules.map((item) => item.id).sort(), [
       "boundary.permission_leak_rate",
       "generation.answer_correctness",
@@ -234,6 +237,7 @@ performance:
       "generation.faithfulness",
       "performance.average_cost",
       "retrieval.mrr",
+      "retrieval.permission_violation_rate",
       "retrieval.recall_at_5",
     ]);
     // Dataset-level values no evaluator writes per trace: a window of them would never get a sample.
@@ -248,6 +252,33 @@ performance:
     ]);
     assert.equal(built.value.skipped.find((item) => item.id === "performance.error_rate")!.reason, "a dataset-level value no evaluator writes per trace");
     assert.equal(built.value.skipped.find((item) => item.id === "performance.p95_latency_ms")!.reason, "a percentile, not a mean of per-trace values");
+  });
+
+  test("the project's gate file: one request whose retrieval returned a denied chunk fires retrieval.permission_violation_rate, among clean ones too", async () => {
+    const { readGateFile } = await import("../../../dashboards/source/read-gate-file.js");
+    const gate = await readGateFile(new URL("../../../dashboards/gates/ragscope-gates.yaml", import.meta.url).pathname);
+    assert.ok(gate.ok, gate.ok ? "" : gate.error.join("; "));
+    const built = alertRulesFromGate(gate.value.rules);
+    assert.ok(built.ok, built.ok ? "" : built.error.join("; "));
+    const violation = built.value.rules.find((item) => item.id === "retrieval.permission_violation_rate")!;
+    // A value is a share of one request's retrieved chunks: the README's toy search returns 1 denied chunk of 3.
+    const alone = new AlertEvaluator([violation]);
+    const fired = alone.observe([sample(1 / 3, "permission_violation_rate")], 0);
+    assert.deepEqual(fired.map((event) => [event.rule_id, event.state, event.statistic, event.sample_count]), [["retrieval.permission_violation_rate", "firing", "wilson", 1]]);
+    assert.ok(fired[0]!.lower > 0, String(fired[0]!.lower));
+    // Among 19 clean requests (Student-t over 19 zeros and 1/3 straddles 0 and never fired).
+    const mixed = new AlertEvaluator([violation]);
+    const events: AlertEvent[] = [];
+    for (let index = 0; index < 19; index += 1) events.push(...mixed.observe([sample(0, "permission_violation_rate")], index * 1_000));
+    assert.equal(events.length, 0);
+    events.push(...mixed.observe([sample(1 / 3, "permission_violation_rate")], 19_000));
+    assert.deepEqual(events.map((event) => [event.state, event.sample_count]), [["firing", 20]]);
+    assert.ok(Math.abs(events[0]!.value - 1 / 60) < 1e-12, String(events[0]!.value));
+    assert.match(events[0]!.message, /1 of 20 samples fail it/);
+    // Once the window holds only clean requests again, the alert resolves.
+    const later = violation.windowMs! + 20_000;
+    const resolved = mixed.observe([sample(0, "permission_violation_rate")], later);
+    assert.deepEqual(resolved.map((event) => event.state), ["resolved"]);
   });
 
   test("min samples 1: one leak fires an \"= 0\" rule (Wilson), one continuous value decides nothing (a t interval needs two)", () => {
