@@ -63,6 +63,14 @@ export const means = (metrics: readonly StoredMetric[], unit = "percentunit"): A
 
 export const ABSTENTION_AGGREGATES = ["no_answer_accuracy", "correct_refusal_rate", "false_refusal_rate"];
 export const RISK_AGGREGATES = ["hallucination_rate", "permission_leak_rate"];
+/**
+ * Retrieval's own permission violations beside the leaks (seed 004 §八.1 用户是否能检索到无权访问的文档, §三.5
+ * 权限过滤准确率): the mean, over the requests whose chunks' access could be judged, of the share of each one's
+ * retrieved chunks (before a rerank too) the principal may not read — the gate's and the alerts' reading of
+ * permission_violation_rate. Permission leaks count only a denied chunk that reached the context or the answer, so a
+ * retriever returning other users' documents that a rerank drops read "0 %" alone, as if nothing were wrong.
+ */
+export const retrievalPermissionViolations = (): AggregateMetric => meanOf(METRIC.permission_violation_rate, "Permission violations in retrieval", "percentunit");
 export const RELIABILITY_AGGREGATES = ["error_rate", "timeout_rate"];
 // Seed §十二 业务指标: 任务成功率, 点踩率, 人工转接率 (satisfaction and first-contact resolution have panels of their own).
 export const BUSINESS_AGGREGATES = ["task_success_rate", "dislike_rate", "handoff_rate"];
@@ -77,7 +85,7 @@ export function qualityBoardLayers(): { title: string; aggregates: AggregateMetr
     { title: "Retrieval", aggregates: means(RETRIEVAL) },
     { title: "Context", aggregates: means(CONTEXT) },
     { title: "Generation", aggregates: [...means(GENERATION), ...HEURISTIC_MEASUREMENTS.map((metric) => heuristicMeasurementOf(metric.metric, metric.label))] },
-    { title: "Boundaries", aggregates: [...ABSTENTION_AGGREGATES, ...RISK_AGGREGATES].map(namedAggregate) },
+    { title: "Boundaries", aggregates: [...[...ABSTENTION_AGGREGATES, ...RISK_AGGREGATES].map(namedAggregate), retrievalPermissionViolations()] },
     { title: "Engineering", aggregates: [...RELIABILITY_AGGREGATES.map(namedAggregate), ...latencyAggregates(), ...usageAggregates()] },
     { title: "Business", aggregates: [...BUSINESS_AGGREGATES, "review_required_rate", "unjudged_rate"].map(namedAggregate) },
   ];

@@ -5,7 +5,7 @@
  */
 import * as dashboard from "@grafana/grafana-foundation-sdk/dashboard";
 import { aggregateSelect, QUALITY_STATES, quoteAlias, SOURCES, VERDICT_COUNTS, type AggregateMetric } from "./aggregate-metrics.js";
-import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
+import { ABSTENTION_AGGREGATES, BUSINESS_AGGREGATES, CONTEXT, GENERATION, latencyAggregates, means, namedAggregate as named, RELIABILITY_AGGREGATES, RETRIEVAL, retrievalPermissionViolations, RISK_AGGREGATES, TOKENS, usageAggregates, type StoredMetric } from "./quality-board.js";
 import { dashboardShell } from "./dashboard-shell.js";
 import { basisColumn } from "./rate-basis.js";
 import { stageLatencyOverTimeSql, stageLatencyTableSql } from "./stage-latency.js";
@@ -79,14 +79,14 @@ export function ragQualityDashboard(): dashboard.DashboardBuilder {
   }
 
   const abstention = ABSTENTION_AGGREGATES.map(named);
-  const risks = RISK_AGGREGATES.map(named);
+  const risks = [...RISK_AGGREGATES.map(named), retrievalPermissionViolations()];
   const boundaryBasis = (aggregate: AggregateMetric): string | null => BOUNDARY_BASIS[aggregate.name] ?? null;
   builder = builder
     .withRow(row("Boundaries"))
     .withPanel(
       statPanel(
         "Boundaries: rates over the range",
-        "No-answer detection = abstentions on unanswerable cases / unanswerable cases; correct refusals = right abstentions / abstentions; false refusals = abstentions on answerable cases / answerable cases; hallucination rate = answers with faithfulness below 1 / answers with a faithfulness value (from an LLM judge); permission leaks = requests that retrieved a chunk the principal may not read / requests where that could be checked. Each rate says what it stands on, its denominator: · unanswerable, · refusals, · answerable (cases with both abstention metrics), · with faithfulness, · checked — 50 % of 2 unanswerable cases is not 50 % of the traffic.",
+        "No-answer detection = abstentions on unanswerable cases / unanswerable cases; correct refusals = right abstentions / abstentions; false refusals = abstentions on answerable cases / answerable cases; hallucination rate = answers with faithfulness below 1 / answers with a faithfulness value (from an LLM judge); permission leaks = requests where a chunk the principal may not read reached the context or the answer / requests where that could be checked; permission violations in retrieval = the share of a request's retrieved chunks (before a rerank too) the principal may not read, averaged over the requests where that could be checked — above 0 % when retrieval returned such a chunk, even one a rerank dropped before the context (the gate holds it at 0). Each rate says what it stands on, its denominator: · unanswerable, · refusals, · answerable (cases with both abstention metrics), · with faithfulness, · checked — 50 % of 2 unanswerable cases is not 50 % of the traffic.",
         [overRange(abstention, boundaryBasis), overRange(risks, boundaryBasis)],
         "percentunit",
         { width: 24, height: 4 },
@@ -254,6 +254,7 @@ const BOUNDARY_BASIS: Record<string, string> = {
   false_refusal_rate: "answerable",
   hallucination_rate: "with faithfulness",
   permission_leak_rate: "checked",
+  permission_violation_rate: "checked",
 };
 
 /** A count of request_rollups (migration 0014) beside a rate: its column and its aggregate SQL. */

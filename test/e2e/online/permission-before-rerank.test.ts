@@ -16,6 +16,7 @@
  * dropped by the rerank. Violations 1 of 3 judged chunks.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -97,6 +98,32 @@ test("the README app: a chunk the customer may not read, retrieved before the re
   const reached = detail.evaluationResults.find((item) => item.evaluator_id === "online.permission_leak")!;
   assert.equal(reached.metric_values.permission_leak_rate, 0);
 
+  // The Quality board does not read as all clear: beside "Permission leaks" 0 % (nothing denied reached the context or
+  // the answer), retrieval's violations. "When do member points expire" scores points-1 first, then refund-1 and
+  // fraud-1 (0 words each, corpus order): fraud-1 is again 1 of 3 judged chunks, so the mean over both requests is 1/3.
+  const quality = (await (await fetch(`${serve!.uiUrl}/api/quality`)).json()) as { board: { layers: { title: string; aggregates: { name: string; label: string; value: number | null; samples: number }[] }[] } };
+  const boundaries = quality.board.layers.find((layer) => layer.title === "Boundaries")!;
+  const row = (name: string) => boundaries.aggregates.find((aggregate) => aggregate.name === name);
+  assert.deepEqual([row("permission_leak_rate")?.label, row("permission_leak_rate")?.value, row("permission_leak_rate")?.samples], ["Permission leaks", 0, 2]);
+  const violations = row("permission_violation_rate");
+  assert.ok(violations, JSON.stringify(boundaries.aggregates.map((aggregate) => aggregate.name)));
+  assert.equal(violations.label, "Permission violations in retrieval");
+  assert.equal(violations.samples, 2);
+  assert.ok(Math.abs(violations.value! - 1 / 3) < 1e-12, String(violations.value));
+  const page = await (await fetch(`${serve!.uiUrl}/quality`)).text();
+  assert.match(page, /<tr data-aggregate="permission_violation_rate"><td>Permission violations in retrieval <span class="muted">permission_violation_rate<\/span><\/td>\s*<td class="value" data-value="0\.333/);
+
   serve!.child.kill("SIGTERM");
   assert.equal(await serve!.exited, 0, serve!.output());
+
+  // `ragscope report` over the same store: its Boundaries panel (the Grafana board's) shows them beside the leaks.
+  const report = spawnSync(process.execPath, [path.join(projectRoot, "bin/ragscope.js"), "report", "--data-dir", path.join(folder, "data"), "--out", path.join(folder, "report.html")], {
+    cwd: projectRoot,
+    encoding: "utf8",
+    env: { ...process.env, RAGSCOPE_CONFIG: "", RAGSCOPE_CLICKHOUSE_URL: "" },
+  });
+  assert.equal(report.status, 0, report.stdout + report.stderr);
+  const line = report.stdout.split("\n").find((text) => text.startsWith("  Boundaries: rates over the range: "));
+  assert.ok(line, report.stdout);
+  assert.match(line, / · Permission leaks 0\.0% \(of 2 checked\) · Permission violations in retrieval 33\.3% \(of 2 checked\)$/);
 });

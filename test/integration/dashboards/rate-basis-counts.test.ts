@@ -9,7 +9,8 @@
  * - the boundary rates' denominators: the requests with both abstention
  *   metrics that were unanswerable (abstained = correct), refused
  *   (abstained), answerable (abstained != correct); the faithfulness values;
- *   the permission-leak values;
+ *   the permission-leak values, and retrieval's permission-violation values
+ *   beside them;
  * - the dislike rate's requests and those with a last thumbs, the
  *   citation-click rate's cited answers and those with a click;
  * - per time bucket: the business rates' counts summed over the buckets are
@@ -114,6 +115,7 @@ describe("the counts beside the board's rates over a subset", () => {
       "False refusals (heuristic) · answerable": pairs.filter((pair) => pair.abstained !== pair.correct).length,
       "Hallucination rate · with faithfulness": valuesOf("faithfulness"),
       "Permission leaks · checked": valuesOf("permission_leak_rate"),
+      "Permission violations in retrieval · checked": valuesOf("permission_violation_rate"),
     };
     const columns = await statColumns("Boundaries: rates over the range");
     for (const [column, count] of Object.entries(expected)) {
@@ -123,6 +125,10 @@ describe("the counts beside the board's rates over a subset", () => {
     // Each rate is its numerator over the count beside it (abstention pairs worked by hand from their definitions).
     const unanswerable = pairs.filter((pair) => pair.abstained === pair.correct);
     assert.ok(Math.abs(columns.get("No-answer detection (heuristic)")! - unanswerable.filter((pair) => pair.abstained === 1).length / unanswerable.length) < 1e-12);
+    // Retrieval's violations beside the leaks: the mean of the requests' shares of denied chunks, as the gate reads it.
+    const violations = dataset.evaluations.map((evaluation) => largest(evaluation, "permission_violation_rate")).filter((value): value is number => value !== null);
+    assert.ok(violations.some((value) => value > 0), "the dataset has requests whose retrieval returned a denied chunk");
+    assert.ok(Math.abs(columns.get("Permission violations in retrieval")! - violations.reduce((sum, value) => sum + value, 0) / violations.length) < 1e-12);
   });
 
   test("the dislike and citation-click rates say what requests they are over", async () => {
