@@ -6,8 +6,9 @@
  * and Debian's Chromium (playwright-core) reads the pages. Checked:
  * - every number the board and the gate file share is the same on the page as
  *   in the gate's output (one definition per metric, hallucination and
- *   permission-leak rates and faithfulness included; the heuristic judge's
- *   scores are a labelled measurement row, read by neither);
+ *   permission-leak rates, retrieval's permission violations and faithfulness
+ *   included; the heuristic judge's scores are a labelled measurement row,
+ *   read by neither);
  * - the charts are drawn (uPlot, served from this server);
  * - the failing cases per root-cause label are the eval output's own, every
  *   one of the 18 labels is listed, and a label's link opens exactly its
@@ -141,9 +142,10 @@ describe("Quality over time and Failures pages", () => {
       if (!same) different.push(`${metric}: gate ${expected}, page ${shown}`);
     }
     assert.deepEqual(different, [], "one definition per metric: the page shows the gate's number for every metric both show");
-    assert.equal(compared, 12, `compared ${compared} metrics; gate printed ${[...gate.keys()].join(", ")}`);
+    // 13 with retrieval's permission violations, which the gate file holds at zero and the board shows beside the leaks.
+    assert.equal(compared, 13, `compared ${compared} metrics; gate printed ${[...gate.keys()].join(", ")}`);
     assert.equal(heuristicRows, 1, "completeness, the gate file's one heuristic metric, is shown labelled");
-    for (const metric of ["faithfulness", "hallucination_rate", "permission_leak_rate"]) assert.ok(gate.has(metric), `the example gate file checks ${metric}`);
+    for (const metric of ["faithfulness", "hallucination_rate", "permission_leak_rate", "permission_violation_rate"]) assert.ok(gate.has(metric), `the example gate file checks ${metric}`);
     // The example run has only the heuristic judge: its faithfulness is a measurement, shown apart and
     // labelled, and neither the gate nor the board's faithfulness and hallucination rate read it.
     assert.equal(gate.get("faithfulness"), null);
