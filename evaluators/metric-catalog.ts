@@ -135,6 +135,28 @@ export function labelOfMetric(name: string, label: string = name): string {
   return isHeuristicMetric(name) ? `${label}${HEURISTIC_METRIC_LABEL_SUFFIX}` : label;
 }
 
+/**
+ * Whether one stored value of `metric` is a heuristic's reading, by the semantics its Evaluation Result recorded
+ * (`confidence.semantics`). A heuristic metric's evaluator may read some values exactly: answer.abstention takes the
+ * trace's own flag (ragscope.answer.abstained) or an answer that refuses in whole as exact, and its result says
+ * deterministic_rule. Every other result of a heuristic metric is the heuristic's.
+ */
+export function isHeuristicReading(metric: string, resultSemantics: string): boolean {
+  return isHeuristicMetric(metric) && resultSemantics !== "deterministic_rule";
+}
+
+/**
+ * A heuristic metric's name or label beside an aggregate of its values (a mean, a count), by where those values came
+ * from: HEURISTIC_METRIC_LABEL_SUFFIX when all of them are a heuristic's readings (or none is known), nothing when none
+ * is (every `abstained` read from the trace's flag), "(heuristic for 3 of 5)" when some are. Display only: a heuristic
+ * reading still decides nothing whatever the label.
+ */
+export function labelOfMetricValues(name: string, readings: { values: number; heuristicValues: number }, label: string = name): string {
+  const { values, heuristicValues } = readings;
+  if (!isHeuristicMetric(name) || values === 0 || heuristicValues >= values) return labelOfMetric(name, label);
+  return heuristicValues === 0 ? label : `${label} (heuristic for ${heuristicValues} of ${values})`;
+}
+
 /** The stored names of the heuristic metrics, sorted (for SQL that labels them: dashboards/source/runs-dashboard.ts). */
 export function heuristicMetricNames(): string[] {
   return Object.keys(METRIC_SEMANTICS).filter(isHeuristicMetric).sort();

@@ -48,3 +48,15 @@ function judgeUsageOf(evaluated: EvaluatedCase, metric: string): number | null {
   }
   return isWithinLargestMeasurement(total) ? total : null;
 }
+
+/**
+ * The recorded semantics (`confidence.semantics`) of the Evaluation Result whose value metricValueOf reads, so a
+ * surface can say whether that value is a heuristic's reading (metric-catalog.ts isHeuristicReading); null when the
+ * case has no value of the metric.
+ */
+export function semanticsOfMetricValue(evaluated: EvaluatedCase, metric: string): EvaluationResult["confidence"]["semantics"] | null {
+  for (const result of evaluated.evaluationResults) {
+    if (isWithinLargestMeasurement(result.metric_values[metric])) return result.confidence.semantics;
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 /** The end-to-end, dataset-level aggregates: the API reports and release gates call. */
 export { compositeScore, COMPOSITE_TERMS, type CompositeScore, type CompositeTerm, type CompositeTermName } from "./composite-score.js";
-export { metricValueOf, type EvaluatedCase } from "./evaluated-case.js";
+export { metricValueOf, semanticsOfMetricValue, type EvaluatedCase } from "./evaluated-case.js";
 export { checkHardGates, HARD_GATES, type HardGateName, type HardGateResult } from "./hard-gates.js";
 export { summarizeLatency, type LatencySummary } from "./latency-summary.js";
 export { meanOfMetric, type MetricMean } from "./metric-mean.js";

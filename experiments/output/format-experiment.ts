@@ -6,8 +6,8 @@ import { isJudgeUsageMetric } from "../../evaluators/judge/judge-usage-metrics.j
 // Measured values keep two significant digits where four decimals would write them as 0 (a cost of 0.00001), as the report and the web UI print them.
 import { measuredNumber as number, rounded } from "../../report/format-value.js";
 import type { MetricValue } from "../../evaluators/metric-value.js";
-import { metricValueOf } from "../../evaluators/aggregate/index.js";
-import { labelOfMetric } from "../../evaluators/metric-catalog.js";
+import { metricValueOf, semanticsOfMetricValue } from "../../evaluators/aggregate/index.js";
+import { isHeuristicReading, labelOfMetric, labelOfMetricValues } from "../../evaluators/metric-catalog.js";
 import { withoutHeuristicJudgements } from "../../evaluators/aggregate/without-heuristic-judgements.js";
 import type { ExperimentResult } from "../run-experiment.js";
 import { caseRows } from "./case-rows.js";
@@ -31,11 +31,13 @@ export function formatExperiment(result: ExperimentResult): string[] {
     for (const failed of row.failed) lines.push(`      [${failed.evaluatorId}] ${failed.reason}`);
   }
 
-  const metrics = new Map<string, { layer: string; values: number[] }>();
+  // heuristicValues: how many values are a heuristic rule's readings, as each result recorded it — answer.abstention's
+  // from the trace's own flag are not, so the label says "(heuristic)" only of the values that are.
+  const metrics = new Map<string, { layer: string; values: number[]; heuristicValues: number }>();
   for (const item of result.evaluated) {
     for (const evaluation of item.evaluationResults) {
       for (const metric of Object.keys(evaluation.metric_values)) {
-        if (!metrics.has(metric)) metrics.set(metric, { layer: layerOfEvaluator(evaluation.evaluator_id), values: [] });
+        if (!metrics.has(metric)) metrics.set(metric, { layer: layerOfEvaluator(evaluation.evaluator_id), values: [], heuristicValues: 0 });
       }
     }
   }
@@ -46,7 +48,9 @@ export function formatExperiment(result: ExperimentResult): string[] {
   for (const [metric, entry] of metrics) {
     for (const item of result.evaluated) {
       const value = metricValueOf(item, metric);
-      if (value !== null) entry.values.push(value);
+      if (value === null) continue;
+      entry.values.push(value);
+      if (isHeuristicReading(metric, semanticsOfMetricValue(item, metric) ?? "heuristic")) entry.heuristicValues += 1;
     }
     const fromJudges = judged.filter((item) => metricValueOf(item, metric) !== null).length;
     if (fromJudges < entry.values.length) heuristic.set(metric, entry.values.length - fromJudges);
@@ -60,8 +64,8 @@ export function formatExperiment(result: ExperimentResult): string[] {
       const fromHeuristic = heuristic.get(metric);
       const usage = isJudgeUsageMetric(metric) ? "  (a case's judge calls together)" : "";
       const label = `${usage}${fromHeuristic === undefined ? "" : `  (${fromHeuristic === entry.values.length ? "all" : fromHeuristic} from the heuristic judge: a measurement, never a pass)`}`;
-      // A heuristic rule's metric is named so (metric-catalog.ts), as the boards, the report and the web UI name it.
-      lines.push(`    ${labelOfMetric(metric).padEnd(40)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
+      // A heuristic rule's metric is named so (metric-catalog.ts) when its values are the heuristic's readings.
+      lines.push(`    ${labelOfMetricValues(metric, { values: entry.values.length, heuristicValues: entry.heuristicValues }).padEnd(40)} ${mean.padStart(8)}  n=${entry.values.length}${label}`);
     }
   }
 

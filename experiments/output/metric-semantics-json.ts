@@ -6,7 +6,9 @@
  *
  * Per metric: the catalog's semantics (`deterministic_rule`, `heuristic`,
  * `judge`), how many values the run has and how many of those are a
- * heuristic's. A judged metric is read per result: its values from the
+ * heuristic's, as each value's result recorded it: answer.abstention reads
+ * the trace's own flag (or an answer that refuses in whole) exactly, so those
+ * values of its heuristic metrics are not a heuristic's. A judged metric is read per result: its values from the
  * heuristic judge (the embedded default's stand-in when no LLM judge is
  * configured) are heuristic, an LLM judge's are not. A metric the catalog does
  * not know takes its evaluator's declared confidence semantics. A heuristic
@@ -14,13 +16,13 @@
  * say what does.
  */
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
-import { isMetricName, METRIC_SEMANTICS } from "../../evaluators/metric-catalog.js";
+import { isHeuristicReading, isMetricName, METRIC_SEMANTICS } from "../../evaluators/metric-catalog.js";
 
 export interface MetricSemanticsDocument {
   semantics: string;
   /** Values of the metric in the run (null values are not counted). */
   values: number;
-  /** Of those, values a heuristic produced: all of a heuristic metric's, the heuristic judge's of a judged one. */
+  /** Of those, values a heuristic produced: a heuristic metric's but those its result read exactly (the trace's abstention flag), the heuristic judge's of a judged one. */
   heuristic_values: number;
   decide_with?: string;
   judged_as?: string;
@@ -34,7 +36,7 @@ export function metricSemanticsDocument(results: readonly EvaluationResult[]): {
       const entry = byMetric.get(metric) ?? initialEntry(metric, result);
       if (value !== null && Number.isFinite(value)) {
         entry.values += 1;
-        if (entry.semantics === "heuristic" || result.confidence.semantics === "heuristic") entry.heuristic_values += 1;
+        if (isHeuristicReading(metric, result.confidence.semantics) || result.confidence.semantics === "heuristic") entry.heuristic_values += 1;
       }
       byMetric.set(metric, entry);
     }
@@ -42,7 +44,12 @@ export function metricSemanticsDocument(results: readonly EvaluationResult[]): {
   const names = [...byMetric.keys()].sort();
   return {
     metric_semantics: Object.fromEntries(names.map((name) => [name, byMetric.get(name)!])),
-    heuristic_metrics: names.filter((name) => byMetric.get(name)!.semantics === "heuristic" || byMetric.get(name)!.heuristic_values > 0),
+    // A heuristic metric none of whose values is the heuristic's reading (every `abstained` the trace's own flag) is
+    // not listed; one with no value at all keeps the catalog's word.
+    heuristic_metrics: names.filter((name) => {
+      const entry = byMetric.get(name)!;
+      return entry.heuristic_values > 0 || (entry.semantics === "heuristic" && entry.values === 0);
+    }),
   };
 }
 
