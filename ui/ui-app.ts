@@ -59,6 +59,7 @@ import { bindImportedLabels, movedOffByImport, OUTLASTED_LINES, outlastedOnImpor
 import { finalVerdictOfListed, labelsVisibleTo, humanVerdictOf, labelsOfSubmission, reviewMetrics, visibleLabels } from "./review/review-labels.js";
 import { finalVerdictOfReview, reviewerVerdictsOf } from "../evaluators/reviewed-verdict.js";
 import { staticAssets } from "./static/static-assets.js";
+import { runComparisonJson } from "./api/run-comparison-json.js";
 import { recordRunLineage } from "./api/record-run-lineage.js";
 import { compareEvalCases, MAXIMUM_COMPARED_CASES } from "./api/compare-eval-cases.js";
 import { shownTraceDetail } from "./api/blind-trace-detail.js";
@@ -584,7 +585,8 @@ export function createUiApp(options: UiAppOptions): Hono<{ Variables: Variables 
     const baseline = context.req.query("baseline");
     if (!candidate || !baseline) return context.json({ error: "give two runs: ?candidate=<run id>&baseline=<run id>" }, 400);
     const compared = await comparison(context.get("readers"), candidate, baseline);
-    return compared.empty !== undefined ? context.json({ error: noRun(compared.empty) }, 404) : context.json(compared);
+    if (compared.empty !== undefined) return context.json({ error: noRun(compared.empty) }, 404);
+    return context.json({ candidate: compared.candidate, baseline: compared.baseline, comparison: runComparisonJson(compared.comparison) });
   });
   // For `ragscope eval --endpoint` (experiments/target/remote-target.ts): the stored Eval Case of an id and version,
   // and the run's lineage, read and recorded (as the token's tenant, or the one it names: ui/api/record-run-lineage.ts).
