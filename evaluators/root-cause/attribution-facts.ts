@@ -9,6 +9,7 @@ import type { EvalCase, GoldEvidence } from "../../contracts/eval-case.js";
 import type { EvaluationResult } from "../../contracts/evaluation-result.js";
 import { caseGoldEvidence, unmatchedDocumentsReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions, type EvidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { goldEvidenceLabel } from "../evidence/gold-evidence-label.js";
 import { firstCoveredRank } from "../evidence/evidence-ranking.js";
 import { packedChunks, type PackedChunk } from "../evidence/packed-chunks.js";
 import { generatorContext } from "../online/generator-context.js";
@@ -152,6 +153,5 @@ export function answerLayerFailed(facts: AttributionFacts): EvaluationResult[] {
 }
 
 export function goldLabel(trail: GoldTrail): string {
-  const evidence = trail.evidence;
-  return `gold #${trail.index + 1} (${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""})`;
+  return `gold #${trail.index + 1} (${goldEvidenceLabel(trail.evidence)})`;
 }

@@ -49,6 +49,10 @@ export const ROOT_CAUSE_LABELS = { ...QUALITY_ROOT_CAUSE_LABELS, ...EXECUTION_RO
  * The seed's labels in English, for readers who do not read Chinese: a short, faithful translation of each
  * description above (which stays the seed's wording, and what a surface shows beside it). Typed by the labels, so a
  * label added above without its English does not compile.
+ *
+ * RETRIEVAL_MISS and RERANK_BAD say "evidence" where the seed says 文档 (document): the procedure gives them for a
+ * gold chunk, a section or a text as much as for a whole document, and "the correct document was not retrieved"
+ * beside a chunk table that marks a retrieved chunk of that very document as gold read as a contradiction.
  */
 export const QUALITY_ROOT_CAUSE_MEANINGS: Readonly<Record<keyof typeof QUALITY_ROOT_CAUSE_LABELS, string>> = {
   DATA_MISSING: "The knowledge base lacks the relevant content",
@@ -57,8 +61,8 @@ export const QUALITY_ROOT_CAUSE_MEANINGS: Readonly<Record<keyof typeof QUALITY_R
   CHUNK_BAD: "Chunking broke the meaning",
   QUERY_UNDERSTANDING: "The question was misunderstood",
   QUERY_REWRITE_BAD: "The query was rewritten wrongly",
-  RETRIEVAL_MISS: "The correct document was not retrieved",
-  RERANK_BAD: "The correct document was ranked too low",
+  RETRIEVAL_MISS: "The correct evidence was not retrieved",
+  RERANK_BAD: "The correct evidence was ranked too low",
   CONTEXT_TRUNCATED: "Key evidence was cut off",
   CONTEXT_NOISY: "Too much noise in the context",
   REASONING_ERROR: "Wrong reasoning",

@@ -21,6 +21,7 @@ import { chunkLabel, type CaseResult, type RetrievedChunk } from "../../contract
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { goldEvidenceLabel } from "../evidence/gold-evidence-label.js";
 import { chunksHoldingEvidence, coverEvidence } from "../evidence/evidence-set-coverage.js";
 import { chunkLookup } from "../evidence/packed-chunks.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
@@ -70,7 +71,7 @@ export const citationEvidenceEvaluator: Evaluator = {
     const holding = cited.filter((_, index) => holds[index]);
     const citedGold = gold.filter((evidence) => coverEvidence(cited, evidence, options).coveredAt !== null);
     const precision: MetricValue = cited.length === 0 ? notApplicable("the answer cites nothing") : applicable(holding.length / cited.length);
-    const uncited = gold.filter((evidence) => !citedGold.includes(evidence)).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);
+    const uncited = gold.filter((evidence) => !citedGold.includes(evidence)).map(goldEvidenceLabel);
     const parts = [`${holding.length} of ${cited.length} cited chunks hold gold evidence`];
     if (uncited.length > 0) parts.push(`gold evidence not cited: ${uncited.join(", ")}`);
     return { values: { citation_precision: precision, citation_recall: applicable(citedGold.length / gold.length) }, reason: parts.join("; "), evidence: holding.map(chunkLabel) };

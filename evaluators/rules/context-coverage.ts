@@ -18,6 +18,7 @@
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { caseGoldEvidence, needsEvidenceReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { goldEvidenceLabel } from "../evidence/gold-evidence-label.js";
 import { coverEvidenceWith } from "../evidence/evidence-set-coverage.js";
 import { matchByText } from "../evidence/match-evidence.js";
 import { packedChunks } from "../evidence/packed-chunks.js";
@@ -99,7 +100,7 @@ export const contextCoverageEvaluator: Evaluator = {
             ? notApplicable("the context is empty")
             : applicable(holding.filter(Boolean).length / packed.length);
     }
-    const missing = gold.filter((_, index) => !covered[index]).map((evidence) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""}`);
+    const missing = gold.filter((_, index) => !covered[index]).map(goldEvidenceLabel);
     const reason = missing.length === 0 ? "all gold evidence reached the context" : `gold evidence missing from the context: ${missing.join(", ")}`;
     return { values: { context_recall: recall, context_precision: precision }, reason, evidence: covering };
   },

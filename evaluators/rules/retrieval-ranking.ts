@@ -20,6 +20,7 @@ import { chunkLabel } from "../../contracts/case-result.js";
 import type { Evaluator, MetricDescriptor } from "../evaluator.js";
 import { caseGoldEvidence, NO_GOLD_EVIDENCE_REASON, unmatchedDocumentsReason } from "../evidence/case-gold-evidence.js";
 import { evidenceCoverageOptions } from "../evidence/evidence-coverage-options.js";
+import { goldEvidenceLabel } from "../evidence/gold-evidence-label.js";
 import { rankEvidence, recallAtCutoff } from "../evidence/evidence-ranking.js";
 import { applicable, notApplicable, type MetricValue } from "../metric-value.js";
 import { createRankingEvaluator } from "../retrieval/evaluate-ranking.js";
@@ -112,7 +113,7 @@ export const retrievalRankingEvaluator: Evaluator = {
       if (foundBefore === null) return `not retrieved${partly}`;
       return `not in the reranked list (${rankBefore === null ? "nor in the first-stage ranking" : `rank ${rankBefore} before the rerank`})${partly}`;
     };
-    const described = gold.evidence.map((evidence, index) => `${evidence.document_id}${evidence.section_id ? `/${evidence.section_id}` : ""} ${whereFound(index)}`);
+    const described = gold.evidence.map((evidence, index) => `${goldEvidenceLabel(evidence)} ${whereFound(index)}`);
     const foundChunks = [...new Set(found.flatMap((rank, index) => (rank === null ? [] : evidenceRanking.contributors[index]!)))].map((rank) => chunkLabel(chunks[rank - 1]!));
     const heading = gold.documentsOnly ? "relevant documents (the case names documents only; a later chunk of a document found adds nothing)" : "gold evidence";
     return { values, reason: `${heading}: ${described.join("; ")}`, evidence: foundChunks };

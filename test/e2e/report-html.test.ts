@@ -149,7 +149,7 @@ describe("ragscope report", () => {
     assert.deepEqual([...shown].sort(), [...ROOT_CAUSES].sort(), "the labels the board shows, each once");
     // Translations checked against seed 004 §十 by hand: 未召回正确文档, 生成无依据内容, 关键证据被截断, 引用错误.
     const expected: Record<string, string> = {
-      RETRIEVAL_MISS: "The correct document was not retrieved (未召回正确文档)",
+      RETRIEVAL_MISS: "The correct evidence was not retrieved (未召回正确文档)",
       HALLUCINATION: "Generated content without support (生成无依据内容)",
       CONTEXT_TRUNCATED: "Key evidence was cut off (关键证据被截断)",
       CITATION_ERROR: "Wrong citation (引用错误)",

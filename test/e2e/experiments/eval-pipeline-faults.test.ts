@@ -245,7 +245,7 @@ describe("ragscope eval: a pipeline that throws, cuts, reranks and cites badly",
     assert.equal(evaluationOf("c_demoted", "retrieval.uplift").metric_values.rerank_uplift, -0.5);
     assert.equal(
       rootCauseOf("c_demoted"),
-      "RERANK_BAD: heuristic reading of the texts, not a verdict — gold #1 (invoices) was at rank 1 before the rerank and at rank 3 after, and the rerank moved quote-1 from rank 2 to 1, above it; the answer follows quote-1 (0.56 of its bigrams) more than the evidence inv-1 (0.33); failed: answer.fact_agreement [rerank_uplift=-0.5, ndcg_at_10=0.5]",
+      "RERANK_BAD: heuristic reading of the texts, not a verdict — gold #1 (chunk inv-1 of invoices) was at rank 1 before the rerank and at rank 3 after, and the rerank moved quote-1 from rank 2 to 1, above it; the answer follows quote-1 (0.56 of its bigrams) more than the evidence inv-1 (0.33); failed: answer.fact_agreement [rerank_uplift=-0.5, ndcg_at_10=0.5]",
     );
   });
 
@@ -262,9 +262,9 @@ describe("ragscope eval: a pipeline that throws, cuts, reranks and cites badly",
   });
 
   test("retrieval reasons say which list: after a rerank both ranks, without one the retriever's", () => {
-    assert.equal(evaluationOf("c_demoted", "retrieval.ranking").reason, "gold evidence: invoices ranked 3 after the rerank (1 before; matched by chunk_id)");
+    assert.equal(evaluationOf("c_demoted", "retrieval.ranking").reason, "gold evidence: chunk inv-1 of invoices ranked 3 after the rerank (1 before; matched by chunk_id)");
     assert.match(evaluationOf("c_demoted", "retrieval.coverage").reason, /^a gold document in the top 5 after the rerank \(inv-1\); 1 retrieved chunk\(s\) hold gold evidence; the first at rank 3 after the rerank$/);
-    assert.equal(evaluationOf("c_marker", "retrieval.ranking").reason, "gold evidence: refund-policy retrieved at rank 1 (matched by chunk_id)");
+    assert.equal(evaluationOf("c_marker", "retrieval.ranking").reason, "gold evidence: chunk refund-1 of refund-policy retrieved at rank 1 (matched by chunk_id)");
   });
 
   test("number agreement: equal durations in other units agree (1年 = 12个月, 1 week = 7 days, 24小时 = 1天), 1 month and 30 days do not", () => {

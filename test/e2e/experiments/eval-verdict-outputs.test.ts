@@ -124,7 +124,7 @@ describe("ragscope eval: refusals, the JUnit mapping, blind gold ids, citation c
     assert.doesNotMatch(candidate.stdout + candidate.stderr, /sick_0/);
     assert.doesNotMatch(xml, /sick_0/);
     // The control: c_leave_zh's gold document is hr_policy too, and its own reasons say so.
-    assert.match(evaluationOf("c_leave_zh", "retrieval.ranking").reason, /gold evidence: hr_policy not retrieved/);
+    assert.match(evaluationOf("c_leave_zh", "retrieval.ranking").reason, /gold evidence: chunk leave_01 of hr_policy not retrieved/);
   });
 
   test("report: the regression case's reasons that name hr_policy are shown, the blind case's gold is withheld", async () => {
@@ -136,10 +136,10 @@ describe("ragscope eval: refusals, the JUnit mapping, blind gold ids, citation c
     const rows = (html.match(/<tr>[\s\S]*?<\/tr>/g) ?? []).map((row) => row.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "));
     const leaveRow = rows.find((row) => / c_leave_zh /.test(row) && /RETRIEVAL_MISS/.test(row));
     assert.ok(leaveRow, "the failing-cases row of c_leave_zh");
-    assert.match(leaveRow, /RETRIEVAL_MISS: gold #1 \(hr_policy\) not retrieved/);
+    assert.match(leaveRow, /RETRIEVAL_MISS: gold #1 \(chunk leave_01 of hr_policy\) not retrieved/);
     assert.doesNotMatch(leaveRow, /withheld/);
     // The selected trace's evaluations (c_leave_zh's) name hr_policy too.
-    assert.ok(rows.some((row) => /^ ?retrieval\.ranking .*recall_at_k = 0 \(needs &gt;= 1\) — gold evidence: hr_policy not retrieved/.test(row)), "the trace's retrieval.ranking row");
+    assert.ok(rows.some((row) => /^ ?retrieval\.ranking .*recall_at_k = 0 \(needs &gt;= 1\) — gold evidence: chunk leave_01 of hr_policy not retrieved/.test(row)), "the trace's retrieval.ranking row");
     // The control: the blind case's failing row quotes its gold, so it is withheld.
     const blindRow = rows.find((row) => / c_blind /.test(row));
     assert.ok(blindRow, "the failing-cases row of c_blind");

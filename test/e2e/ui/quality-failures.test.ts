@@ -205,7 +205,7 @@ describe("Quality over time and Failures pages", () => {
       } else assert.equal(await cell.textContent(), english, `${label} is no label of the seed: English only`);
     }
     // Translations checked against the seed's wording by hand (seed 004 §十: 未召回正确文档, 生成无依据内容, 有答案却拒答).
-    assert.equal(await alice.locator('#root-causes tr[data-root-cause="RETRIEVAL_MISS"] td.meaning').textContent(), "The correct document was not retrieved (未召回正确文档)");
+    assert.equal(await alice.locator('#root-causes tr[data-root-cause="RETRIEVAL_MISS"] td.meaning').textContent(), "The correct evidence was not retrieved (未召回正确文档)");
     assert.equal(await alice.locator('#root-causes tr[data-root-cause="HALLUCINATION"] td.meaning').textContent(), "Generated content without support (生成无依据内容)");
     assert.equal(await alice.locator('#root-causes tr[data-root-cause="OVER_ABSTAIN"] td.meaning').textContent(), "Refused although an answer existed (有答案却拒答)");
     await alice.screenshot({ path: path.join(outputFolder, "ui-failures.png"), fullPage: true });
