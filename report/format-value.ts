@@ -35,13 +35,18 @@ function significant(value: number): string {
   return significantDigits(value, 2);
 }
 
-/** `value` to `digits` significant digits, written out without an exponent and without trailing zeros. */
+/**
+ * `value` to `digits` significant digits, written out without an exponent. A zero among those digits stays when the
+ * value was rounded to it: 0.000102 is 0.00010, not 0.0001 (one digit, 2 % off, where the rule promises two); only a
+ * value that is exactly what it reads loses its trailing zeros (0.002 reads 0.002, not 0.0020).
+ */
 export function significantDigits(value: number, digits: number): string {
   if (value === 0) return "0";
   const kept = Number(value.toPrecision(digits));
   // Places after the point that the leading digit and the next digits - 1 need.
   const places = Math.min(100, Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(kept)))));
-  return withoutTrailingZeros(kept.toFixed(places));
+  const text = kept.toFixed(places);
+  return kept === value ? withoutTrailingZeros(text) : text;
 }
 
 /**
@@ -70,9 +75,15 @@ function withoutTrailingZeros(text: string): string {
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
-/** `value` rounded as `rounded` does, without trailing zeros after the point (also the alerts' numbers: collector/10-alert/alert-number.ts). */
+/**
+ * `value` rounded as `rounded` does, without the trailing zeros that only pad it to its places (also the alerts'
+ * numbers: collector/10-alert/alert-number.ts). Below 1, not down to a single significant digit of a value that was
+ * rounded: 0.000102 at 4 places is 0.00010, as `rounded` writes it, not 0.0001.
+ */
 export function trimmed(value: number, decimals: number): string {
-  return withoutTrailingZeros(rounded(value, decimals));
+  const text = withoutTrailingZeros(rounded(value, decimals));
+  if (Number(text) === value || !/^-?0\./.test(text) || text.replace(/^-?0\.0*/, "").length >= 2) return text;
+  return significant(value);
 }
 
 function compact(value: number, decimals: number | null): string {

@@ -153,7 +153,9 @@ describe("alert evaluator", () => {
     const [firing] = events;
     assert.ok(firing!.lower > 0.0002 && firing!.lower < 0.00025, `lower ${firing!.lower}`);
     // At 4 decimals the lower bound read 0.0002, the threshold it fails.
-    assert.match(firing!.message, /cost mean 0\.00032 \(95% interval 0\.00023–0\.0004, 20 samples/);
+    // The upper bound (below 0.0004, not on it) keeps two significant digits, the zero one of them: 0.00040.
+    assert.ok(firing!.upper !== 0.0004, `upper ${firing!.upper}`);
+    assert.match(firing!.message, /cost mean 0\.00032 \(95% interval 0\.00023–0\.00040, 20 samples/);
   });
 
   test("below the minimum sample count nothing fires, however bad", () => {

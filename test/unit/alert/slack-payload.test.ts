@@ -40,7 +40,8 @@ describe("Slack payload", () => {
     // digits the lower bound reads 0.00025, the threshold itself.
     const cost = { ...event, rule_id: "performance.average_cost", metric: "cost", threshold: "<= 0.00025", statistic: "t" as const, value: 0.000315, lower: 0.000251, upper: 0.000398 };
     const details = JSON.stringify(slackPayload(cost).blocks[1]);
-    assert.match(details, /mean 0\.00032, 95% interval 0\.000251–0\.0004 over 16 samples/);
+    // The upper bound 0.000398 keeps its two significant digits, the zero one of them: 0.00040, not 0.0004.
+    assert.match(details, /mean 0\.00032, 95% interval 0\.000251–0\.00040 over 16 samples/);
   });
 
   test("a large value near its threshold keeps decimals, not three significant digits", () => {

@@ -54,6 +54,18 @@ describe("displayed values round as trec_eval prints them", () => {
     assert.match(text, /cost\s+0\.000022\s+n=1/, "the demo's summary");
   });
 
+  test("a zero among the two significant digits stays: 0.000102 reads 0.00010, not 0.0001 (one digit, 2 % off)", () => {
+    assert.equal(formatValue(0.00010233, "none"), "0.00010");
+    assert.equal(formatValue(0.00010233, "none", 4), "0.00010", "a panel's 4 decimals drop only the zeros that pad");
+    assert.equal(measuredNumber(0.00010233), "0.00010", "gate and eval rule lines");
+    assert.equal(experimentNumber(0.00010233), "0.00010", "ragscope experiment report and the web UI's experiments page");
+    const text = formatSummary({ runId: "r", cases: 1, passed: 1, failed: 0, reviewRequired: 0, unjudged: 0, notEvaluated: 0, partial: 0, failures: [], metrics: [{ metric: "cost", evaluatorId: "engineering.usage", mean: 0.00010233, applicable: 1, notApplicable: 0 }] }, "store");
+    assert.match(text, /cost\s+0\.00010\s+n=1/, "the demo's summary");
+    // A value that is exactly what it reads has no zero to keep.
+    assert.equal(formatValue(0.002, "none", 2), "0.002");
+    assert.equal(measuredNumber(0.0001), "0.0001");
+  });
+
   test("a failed threshold names the value as trec_eval would print it", () => {
     const chunks = Array.from({ length: 32 }, (_, index) => ({ chunk_id: `c${index + 1}`, document_id: `doc${index + 1}`, text: `text ${index + 1}` }));
     const evalCase = buildCase({ gold_evidence: [{ document_id: "doc32", chunk_id: "c32" }], rubric: { mrr: ">= 0.5" } });
