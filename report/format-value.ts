@@ -46,7 +46,15 @@ export function significantDigits(value: number, digits: number): string {
   // Places after the point that the leading digit and the next digits - 1 need.
   const places = Math.min(100, Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(kept)))));
   const text = kept.toFixed(places);
-  return kept === value ? withoutTrailingZeros(text) : text;
+  return readsAsItIs(kept, value) ? withoutTrailingZeros(text) : text;
+}
+
+/**
+ * Whether `shown` is `value` but for binary floating point's last bits (0.30000000000000004 is 0.3): such a value was
+ * not rounded to what it reads, so it reads without padding zeros, as the same mean computed in another order would.
+ */
+function readsAsItIs(shown: number, value: number): boolean {
+  return Math.abs(shown - value) <= Math.abs(value) * 1e-12;
 }
 
 /**
@@ -82,7 +90,7 @@ function withoutTrailingZeros(text: string): string {
  */
 export function trimmed(value: number, decimals: number): string {
   const text = withoutTrailingZeros(rounded(value, decimals));
-  if (Number(text) === value || !/^-?0\./.test(text) || text.replace(/^-?0\.0*/, "").length >= 2) return text;
+  if (readsAsItIs(Number(text), value) || !/^-?0\./.test(text) || text.replace(/^-?0\.0*/, "").length >= 2) return text;
   return significant(value);
 }
 

@@ -66,6 +66,13 @@ describe("displayed values round as trec_eval prints them", () => {
     assert.equal(measuredNumber(0.0001), "0.0001");
   });
 
+  test("a value off what it reads only in floating point's last bits has no zero to keep: 0.1 + 0.2 reads 0.3, as 0.3 does", () => {
+    assert.equal(formatValue(0.1 + 0.2, "none"), "0.3");
+    assert.equal(formatValue(0.8000000000000002, "none", 4), "0.8");
+    assert.equal(measuredNumber(0.1 + 0.2), measuredNumber(0.3));
+    assert.equal(experimentNumber(0.00030000000000000003), "0.0003");
+  });
+
   test("a failed threshold names the value as trec_eval would print it", () => {
     const chunks = Array.from({ length: 32 }, (_, index) => ({ chunk_id: `c${index + 1}`, document_id: `doc${index + 1}`, text: `text ${index + 1}` }));
     const evalCase = buildCase({ gold_evidence: [{ document_id: "doc32", chunk_id: "c32" }], rubric: { mrr: ">= 0.5" } });
