@@ -63,10 +63,13 @@ export function rootCauseRollupColumns(failingRows = true): string[] {
  * holds a row of a request it reads (metric-rollups.ts), so the group its older row was counted under loses it.
  *
  * `failing_rows` (migration 0038, when `failingRows`) counts the Case Result rows of those requests whose own final
- * verdict is failed: what request_rollups' failed_verdicts and the Failures page's total count (a row per sorting
- * key), so the Grafana board's "Without a root-cause label" is the failing rows less the labelled requests' rows, in
- * one unit, as the page counts it. Less the labelled requests instead, a labelled request stored twice left its second
- * row counted as one without a label.
+ * verdict is failed, each under its own row's tenant, service, dataset and run: what request_rollups' failed_verdicts
+ * and the Failures page's total count (a row per sorting key, in its own group), so the Grafana board's "Without a
+ * root-cause label" is the failing rows less the labelled requests' rows, in one unit and one grouping, as the page
+ * counts it under any filter. Less the labelled requests instead, a labelled request stored twice left its second row
+ * counted as one without a label; counted under the newest row's group, a board filtered to the newest row's tenant
+ * subtracted the partial row too and read 0 or below. A request's partial row is then a rollup row of its own group
+ * with failing_requests 0.
  *
  * The refresh runs it for every refreshed minute, so it reads each source once: the requests (their newest row's
  * automatic verdict and whether it completed), their reviews (the verdict's agreements and the cause in one read of
@@ -78,28 +81,47 @@ export function rootCauseRollupColumns(failingRows = true): string[] {
 export function rootCauseRollupSelect(database: string, causesWhere: string, requestsWhere: string, failingRows = true): string {
   const requests = [
     // Aliases apart from the column names: the WHERE names the columns. The newest row's verdict inputs as one
-    // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them; every row's
-    // (one a sorting key, after FINAL) for the failing rows.
+    // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them.
     "SELECT case_result_id, trace_id AS request_trace, started_at AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
     "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run,",
-    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state, groupArray((quality_status, ${DID_NOT_COMPLETE})) AS request_row_states`,
+    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state${failingRows ? "," : ""}`,
+    // Every row of the request (one per sorting key, after FINAL) with its own group and verdict inputs, and whether it is the newest.
+    ...(failingRows ? [`       max(version) AS request_newest, groupArray((tenant_id, service_name, dataset_id, run_id, version, quality_status, ${DID_NOT_COMPLETE})) AS request_rows`] : []),
     `FROM ${database}.case_results FINAL WHERE ${requestsWhere}`,
     "GROUP BY case_result_id, trace_id, started_at",
   ].join("\n");
   const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
-  const carried = ["request_trace", "request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state", "request_row_states"];
-  // A row's final verdict: the request's reviews (one per request) with the row's own automatic verdict, as
-  // request_rollups decides it per row.
-  const failingRow = `arrayCount(row_state -> ${attributedVerdict("tupleElement(row_state, 1)", "tupleElement(row_state, 2)")} = 'failed', request_row_states)`;
+  const carried = ["request_trace", "request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state", ...(failingRows ? ["request_newest", "request_rows"] : [])];
+  const attributed = attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere, request: { trace: "request_trace", started: "request_started" } });
+  const failing = `${attributedVerdict("tupleElement(request_state, 1)", "tupleElement(request_state, 2)")} = 'failed' AND root_cause != ''`;
+  if (!failingRows) {
+    return [
+      "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
+      "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
+      "       count() AS failing_requests,",
+      "       {version:UInt64} AS version",
+      `FROM (${attributed})`,
+      `WHERE ${failing}`,
+      "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause",
+    ].join("\n");
+  }
+  // Each row of a failing request under its own tenant, service, dataset and run, as request_rollups counts it: the
+  // request once, under its newest row (failing_requests), and each row whose own final verdict is failed (the
+  // request's reviews with the row's automatic verdict: failing_rows). Both rows of a request stored twice start in
+  // the same minute. Under the newest row's group alone, a board filtered to a tenant subtracted the partial row's
+  // count where request_rollups had none, and read 0 or below.
+  const rowFailed = `${attributedVerdict("request_row.6", "request_row.7")} = 'failed'`;
   return [
-    "SELECT toStartOfMinute(request_started) AS minute, request_tenant AS tenant_id, request_service AS service_name,",
-    "       request_dataset AS dataset_id, request_run AS run_id, root_cause,",
-    "       count() AS failing_requests,",
-    ...(failingRows ? [`       sum(${failingRow}) AS failing_rows,`] : []),
+    "SELECT toStartOfMinute(request_started) AS minute, request_row.1 AS tenant_id, request_row.2 AS service_name,",
+    "       request_row.3 AS dataset_id, request_row.4 AS run_id, root_cause,",
+    "       countIf(request_row.5 = request_newest) AS failing_requests,",
+    `       countIf(${rowFailed}) AS failing_rows,`,
     "       {version:UInt64} AS version",
-    `FROM (${attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere, request: { trace: "request_trace", started: "request_started" } })})`,
-    `WHERE ${attributedVerdict("tupleElement(request_state, 1)", "tupleElement(request_state, 2)")} = 'failed' AND root_cause != ''`,
+    `FROM (${attributed})`,
+    "ARRAY JOIN request_rows AS request_row",
+    `WHERE ${failing}`,
     "GROUP BY minute, tenant_id, service_name, dataset_id, run_id, root_cause",
+    "HAVING failing_requests > 0 OR failing_rows > 0",
   ].join("\n");
 }
 

@@ -13,9 +13,12 @@
 --   leaving the first count: the label's bar read 2.
 --
 -- failing_rows: per root_cause_rollups row, the Case Result rows of its
--- failing requests whose own final verdict is failed — the unit of
+-- label's failing requests whose own final verdict is failed, each under its
+-- own row's tenant, service, dataset and run — the unit and grouping of
 -- request_rollups' failed_verdicts — so the stat is the failing rows less the
--- labelled requests' failing rows (dashboards/source/failures-dashboard.ts).
+-- labelled requests' failing rows under any filter
+-- (dashboards/source/failures-dashboard.ts). A partial row under another
+-- tenant is a rollup row of its own, with failing_requests 0.
 -- A row stored before this release counts requests stored once (every one
 -- but those noted below), each one failing row: its failing_rows is its
 -- failing_requests, which the DEFAULT gives it, and gives a row an earlier

@@ -8,8 +8,9 @@
  * trace's result (tenant '') — refreshed — then complete (tenant t1) — refreshed; request "once", failing,
  * HALLUCINATION, stored once under t1. That release's first refresh counted "twice" under tenant '' and its second did
  * not recompute tenant '': that row is written by hand, as the 0032 upgrade test writes its earlier release's row. Worked by hand: before, RETRIEVAL_MISS 1 under '' and 1 under t1, HALLUCINATION 1
- * under t1; after, RETRIEVAL_MISS 1 under t1 with 2 failing rows (its partial and complete rows both failed),
- * HALLUCINATION 1 under t1 with 1 failing row (the column's default for a row stored before).
+ * under t1; after, RETRIEVAL_MISS 1 under t1 with 2 failing rows (its partial and complete rows both failed, each
+ * counted under its own tenant), HALLUCINATION 1 under t1 with 1 failing row (the column's default for a row stored
+ * before).
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
