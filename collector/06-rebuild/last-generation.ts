@@ -30,7 +30,9 @@
  *
  * Nothing changes when the unknown call ended before the answering generation ended (that generation ended after it,
  * whatever it was), or lies inside the answering generation's span: that generation returned after the call ended,
- * and what it recorded is its own.
+ * and what it recorded is its own. Nor when the answering generation lies inside the unknown call's span (a
+ * LangChain-level LLM span whose request type was evicted, around the provider's call): a span around another ends
+ * at or after it by construction, and the one inside gave the answer the one around it returned.
  *
  * The generation that ended last provides the request's answer, so when it ended in error (OTel status code 2: a
  * provider that failed mid-stream, a model call that threw) and no generation around it returned, the request did not
@@ -282,7 +284,9 @@ export function lastGeneration(
       last.length > 0 &&
       item.observation.stage === "other" &&
       item.observation.mayBeGeneration === true &&
-      !last.some((generation) => endedBefore(item.span, generation) || isInside(item.span, generation, byId)),
+      // Nested either way, the two are one call seen at two layers (a framework's LLM span around the provider's):
+      // the known generation inside returned its own answer to the call around it, which ends at or after it.
+      !last.some((generation) => endedBefore(item.span, generation) || isInside(item.span, generation, byId) || isInside(generation, item.span, byId)),
   );
   if (later.length === 0) return { observation: answering.generation?.observation ?? null, failed: answering.failed, notes: answering.notes };
   return {

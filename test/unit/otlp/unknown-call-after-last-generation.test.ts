@@ -30,7 +30,10 @@
  *   call ending at 500 ms: a note naming both, besides theirs; ending at 200 ms, it adds nothing;
  * - the unknown call inside the last generation's span (an OpenInference LLM span, a framework's wrapper, around the
  *   provider's call): the wrapper returned after the call ended — its output "Up to 5 days carry over." and model
- *   gpt-4o-mini stand.
+ *   gpt-4o-mini stand;
+ * - the answer's call inside the unknown call's span (a framework's LLM span whose request type was evicted, around
+ *   the provider's call), 20 → 980 ms inside 10 → 990 ms, or ending with it at 980 ms: the one call at two layers —
+ *   the answer's call's output and model stand, no note.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -147,4 +150,15 @@ test("an unknown call inside the last generation's span is part of it: that gene
   assert.equal(output, "Up to 5 days carry over.");
   assert.equal(model, "gpt-4o-mini");
   assert.deepEqual(notes, []);
+});
+
+test("the answer's call inside an unknown call's span is the same call one layer down: its answer and model stand", async () => {
+  for (const endMs of [990, 980]) {
+    const { output, model, notes } = await replayed([WORKFLOW_WITHOUT_OUTPUT, running(UNKNOWN_CALL, 10, endMs), running(ANSWER_CALL, 20, 980)], (spans) => {
+      spans[2]!.parentSpanId = spans[1]!.spanId;
+    });
+    assert.equal(output, "Up to 5 days carry over.", `the unknown call ending at ${endMs} ms`);
+    assert.equal(model, "gpt-4o-mini-2024-07-18");
+    assert.deepEqual(notes, []);
+  }
 });
