@@ -90,14 +90,15 @@ export interface RuleStatus {
 }
 
 /**
- * A rule that holds its metric at zero ("= 0", "<= 0"), over a window of shares (values in [0, 1]): one value above 0
- * is a certain breach, not noise to discount — the gate file's one-vote vetoes. A Student-t interval would need two
- * values and, over zeros and one 1/3, straddle 0, so the rule would never fire in mixed traffic; the Wilson interval
- * of the values' sum has a lower bound above 0 as soon as one value is above 0 (the sum may be fractional,
- * confidence-interval.ts), and is [0, …] over zeros, so the alert resolves when the window holds none again.
+ * A rule that holds its metric at zero ("= 0", "<= 0"). Over a window of shares (values in [0, 1]: the evaluator's
+ * `proportions`) one value above 0 is a certain breach, not noise to discount — the gate file's one-vote vetoes. A
+ * Student-t interval would need two values and, over zeros and one 1/3, straddle 0, so the rule would never fire in
+ * mixed traffic; the Wilson interval of the values' sum has a lower bound above 0 as soon as one value is above 0 (the
+ * sum may be fractional, confidence-interval.ts), and is [0, …] over zeros, so the alert resolves when the window
+ * holds none again.
  */
-export function zeroToleranceRule(threshold: Threshold, values: readonly number[]): boolean {
-  return (threshold.comparator === "=" || threshold.comparator === "<=") && threshold.value === 0 && values.every((value) => value >= 0 && value <= 1);
+export function zeroToleranceRule(threshold: Threshold): boolean {
+  return (threshold.comparator === "=" || threshold.comparator === "<=") && threshold.value === 0;
 }
 
 /** Every value in [lower, upper] fails the threshold. */
@@ -227,7 +228,8 @@ export class AlertEvaluator {
     if (values.length < state.rule.minSamples) return null;
     const proportions = values.every((value) => value >= 0 && value <= 1);
     const binary = values.every((value) => value === 0 || value === 1);
-    const wilsonWhenAuto = binary || zeroToleranceRule(state.rule.threshold, values);
+    // Values outside [0, 1] take the t interval whatever the rule, so a zero rule needs no check of its own.
+    const wilsonWhenAuto = binary || zeroToleranceRule(state.rule.threshold);
     const statistic = state.rule.statistic === "t" || (state.rule.statistic === "auto" && !wilsonWhenAuto) || !proportions ? "t" : "wilson";
     // min samples may be 1 (a single 0/1 sample has a Wilson interval); one value of any other kind has no t interval.
     if (statistic === "t" && values.length < 2) return null;
