@@ -31,9 +31,14 @@ export interface EvaluatedCase {
  */
 export function metricValueOf(evaluated: EvaluatedCase, metric: string): number | null {
   if (isJudgeUsageMetric(metric)) return judgeUsageOf(evaluated, metric);
+  return firstMeasured(evaluated, metric)?.value ?? null;
+}
+
+/** The first Evaluation Result carrying a measured value of `metric` (metricValueOf's rule), with that value. */
+function firstMeasured(evaluated: EvaluatedCase, metric: string): { result: EvaluationResult; value: number } | null {
   for (const result of evaluated.evaluationResults) {
     const value = result.metric_values[metric];
-    if (isWithinLargestMeasurement(value)) return value;
+    if (isWithinLargestMeasurement(value)) return { result, value };
   }
   return null;
 }
@@ -55,8 +60,5 @@ function judgeUsageOf(evaluated: EvaluatedCase, metric: string): number | null {
  * case has no value of the metric.
  */
 export function semanticsOfMetricValue(evaluated: EvaluatedCase, metric: string): EvaluationResult["confidence"]["semantics"] | null {
-  for (const result of evaluated.evaluationResults) {
-    if (isWithinLargestMeasurement(result.metric_values[metric])) return result.confidence.semantics;
-  }
-  return null;
+  return firstMeasured(evaluated, metric)?.result.confidence.semantics ?? null;
 }
