@@ -113,7 +113,12 @@ function mayBeLastGeneration(call: SpanRecord, last: readonly SpanRecord[], requ
  */
 function endedBefore(call: SpanRecord, generation: SpanRecord): boolean {
   if (call.endTimeUnixNano !== generation.endTimeUnixNano) return call.endTimeUnixNano < generation.endTimeUnixNano;
-  return generation.startTimeUnixNano >= call.endTimeUnixNano && call.startTimeUnixNano < generation.endTimeUnixNano;
+  return ranAfter(generation, call) && !ranAfter(call, generation);
+}
+
+/** Whether `span` started at or after `other` ended: it ran after it, even when both ended at one instant. */
+function ranAfter(span: SpanRecord, other: SpanRecord): boolean {
+  return span.startTimeUnixNano >= other.endTimeUnixNano;
 }
 
 /** Error types that say the caller stopped the call: a DOMException's name, Node's code, the openai SDK's class. */
@@ -177,7 +182,7 @@ function sameEnd(count: number, requestAnswered: boolean): string {
  * than one did (calls that truly overlap, or several that took no time at the same instant).
  */
 function ranAfterTheOthers(items: readonly Generation[]): Generation | null {
-  const after = items.filter((item) => items.every((other) => other === item || item.span.startTimeUnixNano >= other.span.endTimeUnixNano));
+  const after = items.filter((item) => items.every((other) => other === item || ranAfter(item.span, other.span)));
   return after.length === 1 ? after[0]! : null;
 }
 
