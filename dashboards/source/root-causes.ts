@@ -82,16 +82,18 @@ export function rootCauseRollupSelect(database: string, causesWhere: string, req
   const requests = [
     // Aliases apart from the column names: the WHERE names the columns. The newest row's verdict inputs as one
     // tuple, so both come from the same row, as FINAL_VERDICT computed on the newest row reads them.
-    "SELECT case_result_id, trace_id AS request_trace, started_at AS request_started, argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service,",
-    "       argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run,",
-    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state${failingRows ? "," : ""}`,
-    // Every row of the request (one per sorting key, after FINAL) with its own group and verdict inputs, and whether it is the newest.
-    ...(failingRows ? [`       max(version) AS request_newest, groupArray((tenant_id, service_name, dataset_id, run_id, version, quality_status, ${DID_NOT_COMPLETE})) AS request_rows`] : []),
+    "SELECT case_result_id, trace_id AS request_trace, started_at AS request_started,",
+    `       argMax((quality_status, ${DID_NOT_COMPLETE}), version) AS request_state,`,
+    failingRows
+      ? // Every row of the request (one per sorting key, after FINAL) with its own group and verdict inputs, and the newest version.
+        `       max(version) AS request_newest, groupArray((tenant_id, service_name, dataset_id, run_id, version, quality_status, ${DID_NOT_COMPLETE})) AS request_rows`
+      : "       argMax(tenant_id, version) AS request_tenant, argMax(service_name, version) AS request_service, argMax(dataset_id, version) AS request_dataset, argMax(run_id, version) AS request_run",
     `FROM ${database}.case_results FINAL WHERE ${requestsWhere}`,
     "GROUP BY case_result_id, trace_id, started_at",
   ].join("\n");
   const labelsWhere = requestsWhere === "1" ? "1" : `case_result_id IN (SELECT case_result_id FROM ${database}.case_results WHERE ${requestsWhere})`;
-  const carried = ["request_trace", "request_started", "request_tenant", "request_service", "request_dataset", "request_run", "request_state", ...(failingRows ? ["request_newest", "request_rows"] : [])];
+  // The groups the request is counted under: its rows' own (failing_rows, migration 0038), else its newest row's.
+  const carried = ["request_trace", "request_started", "request_state", ...(failingRows ? ["request_newest", "request_rows"] : ["request_tenant", "request_service", "request_dataset", "request_run"])];
   const attributed = attributedRootCauses(requests, carried, causesWhere, { database, labelsWhere, request: { trace: "request_trace", started: "request_started" } });
   const failing = `${attributedVerdict("tupleElement(request_state, 1)", "tupleElement(request_state, 2)")} = 'failed' AND root_cause != ''`;
   if (!failingRows) {
