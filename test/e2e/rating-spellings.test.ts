@@ -18,11 +18,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { readSample } from "../../collector/wiring/observe/metrics-registry.js";
 import { caseResult as caseResultSchema } from "../../contracts/case-result.js";
 import { startCollectorSubprocess, type CollectorSubprocess } from "../support/collector-subprocess.js";
-import { oneRequestOtlp } from "../support/one-request-otlp.js";
-import { postTraces } from "../support/recorded-spans.js";
+import { sendRatedRequests } from "../support/rated-requests.js";
 import { queryRows } from "../support/temporary-store.js";
 
 const ragscope = fileURLToPath(new URL("../../bin/ragscope.js", import.meta.url));
@@ -48,21 +46,7 @@ after(async () => {
 });
 
 test("a rating reads as the same number or none in the report's business row (the engine) and its behaviour table (JavaScript)", async () => {
-  for (const [index, [rating]] of RATINGS.entries()) {
-    const body = oneRequestOtlp({
-      traceId: traceIdOf(index),
-      serviceName: "support-bot",
-      spans: [
-        { name: "rag.request", attributes: { "openinference.span.kind": "CHAIN", "ragscope.stage": "request", "ragscope.query": "How fast is a refund?", "ragscope.answer": "Within 7 days." } },
-        { name: "rag.feedback", attributes: { "ragscope.stage": "feedback", "ragscope.feedback.kind": "rating", "ragscope.feedback.value": rating } },
-      ],
-    });
-    assert.equal(await postTraces(collector.receiverUrl, new TextEncoder().encode(body), "application/json"), 200);
-  }
-  const written = async () => readSample(await collector.metrics(), "ragscope_traces_written_total") ?? 0;
-  for (let attempt = 0; attempt < 300 && (await written()) < RATINGS.length; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.equal(await written(), RATINGS.length, collector.output());
-  assert.equal(await collector.stop(), 0, collector.output());
+  await sendRatedRequests(collector, RATINGS.map(([sent]) => sent), traceIdOf);
 
   const file = path.join(collector.dataDir, "report.html");
   const report = spawnSync(process.execPath, [ragscope, "report", "--data-dir", collector.dataDir, "--out", file], { encoding: "utf8", env: { ...process.env, RAGSCOPE_CLICKHOUSE_URL: "" } });
